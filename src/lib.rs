@@ -1,0 +1,14 @@
+//! Freshly Frosted: the level format, the exact simulator, and a SAT-based solver
+//! that places belts and proves things about them.
+//!
+//! The modules, from the bottom up:
+//! - [`grid`]: typed directions, cells and donut kinds;
+//! - [`level`] and [`parse`]: the level model and the level format;
+//! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
+//! - [`judge`]: whether a layout solves its level, and why not.
+
+pub mod grid;
+pub mod judge;
+pub mod level;
+pub mod parse;
+pub mod sim;

@@ -1,0 +1,457 @@
+//! Reading the level format (rules, section 2) with errors that point at the
+//! offending line and column.
+//!
+//! Spans are stored 0-based and shown 1-based. No input, however broken, makes the
+//! parser panic: every problem becomes a [`ParseError`].
+
+use crate::grid::{Dir, Kind, Shape};
+use crate::level::{Accepts, Channel, Flags, Level, Tile};
+use std::fmt;
+
+/// A place in the input: 0-based line and column (in characters), and a length.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub line: usize,
+    pub col: usize,
+    pub len: usize,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    NotUtf8,
+    UnknownToken(String),
+    BadTopperKind(String),
+    UnknownFlag(String),
+    BadTargetsCode(String),
+    EmptyTargets,
+    BadLoopThreshold(String),
+    Ragged { expected: usize, found: usize },
+    EmptyGrid,
+    TeleInWithoutOut(char),
+    TeleOutWithoutIn(char),
+    DuplicateTeleIn(char),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::NotUtf8 => write!(f, "the file is not valid UTF-8 text"),
+            ErrorKind::UnknownToken(t) => write!(
+                f,
+                "unknown token `{}` (expected . ^ v < > # +d +d? -d -d? -dk kd xd bdk T- T+d U- U+d *)",
+                t.escape_debug()
+            ),
+            ErrorKind::BadTopperKind(t) => write!(
+                f,
+                "`{}` is not a topper: topper kinds are 1 2 3 4 7 8 f F (0, 5, 6 and 9 are not)",
+                t.escape_debug()
+            ),
+            ErrorKind::UnknownFlag(t) => write!(
+                f,
+                "unknown flag `{}` (expected :targets, :comment, :tickwise, :allow-invalid-deliveries or :loop-threshold)",
+                t.escape_debug()
+            ),
+            ErrorKind::BadTargetsCode(t) => write!(
+                f,
+                "bad :targets code `{}` (expected 0 1 3 7 15, or the aliases 2 4 8 f F)",
+                t.escape_debug()
+            ),
+            ErrorKind::EmptyTargets => write!(f, ":targets lists no donut kinds"),
+            ErrorKind::BadLoopThreshold(t) => write!(
+                f,
+                ":loop-threshold needs a positive whole number, found `{}`",
+                t.escape_debug()
+            ),
+            ErrorKind::Ragged { expected, found } => write!(
+                f,
+                "ragged grid: this row has {found} tokens, the first row has {expected}"
+            ),
+            ErrorKind::EmptyGrid => write!(f, "the level has no grid rows"),
+            ErrorKind::TeleInWithoutOut(c) => {
+                write!(f, "teleporter in `{c}-` has no teleporter out `{c}+d` of its channel")
+            }
+            ErrorKind::TeleOutWithoutIn(c) => {
+                write!(f, "teleporter out of channel {c} has no teleporter in `{c}-`")
+            }
+            ErrorKind::DuplicateTeleIn(c) => {
+                write!(f, "channel {c} has more than one teleporter in")
+            }
+        }
+    }
+}
+
+/// A parse error with its place and the text of the offending line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ErrorKind,
+    pub span: Span,
+    /// The offending line (may be shortened around the column for display).
+    pub line_text: String,
+}
+
+impl ParseError {
+    /// Renders the error the way a compiler does: message, `file:line:col`, the line
+    /// and a caret under the offending characters.
+    pub fn render(&self, path: &str) -> String {
+        let line_no = (self.span.line + 1).to_string();
+        let pad = " ".repeat(line_no.len());
+        let (shown, col) = display_window(&self.line_text, self.span.col);
+        let caret = "^".repeat(self.span.len.clamp(1, 40));
+        format!(
+            "{}\n{pad}--> {}:{}:{}\n{pad} |\n{line_no} | {}\n{pad} | {}{}",
+            self.kind,
+            path,
+            self.span.line + 1,
+            self.span.col + 1,
+            shown,
+            " ".repeat(col),
+            caret
+        )
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.span.line + 1,
+            self.span.col + 1,
+            self.kind
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Cuts a long line to a window around `col` and makes control characters visible;
+/// returns the shown text and the caret column within it.
+fn display_window(line: &str, col: usize) -> (String, usize) {
+    const WINDOW: usize = 60;
+    let chars: Vec<char> = line.chars().collect();
+    let start = col.saturating_sub(WINDOW);
+    let end = (col + WINDOW).min(chars.len());
+    let mut out = String::new();
+    let mut caret = 0;
+    if start > 0 {
+        out.push('…');
+        caret += 1;
+    }
+    for (i, &c) in chars[start.min(end)..end].iter().enumerate() {
+        let shown = if c.is_control() { '␀' } else { c };
+        if start + i < col {
+            caret += 1;
+        }
+        out.push(shown);
+    }
+    if end < chars.len() {
+        out.push('…');
+    }
+    (out, caret)
+}
+
+/// Parses a level or layout from raw bytes (checking UTF-8 first).
+pub fn parse_bytes(bytes: &[u8]) -> Result<Level, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => parse(s),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count();
+            let line_start = good
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let prefix = String::from_utf8_lossy(&bytes[line_start..e.valid_up_to()]);
+            let line_end = bytes[line_start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |i| line_start + i);
+            Err(ParseError {
+                kind: ErrorKind::NotUtf8,
+                span: Span {
+                    line,
+                    col: prefix.chars().count(),
+                    len: 1,
+                },
+                line_text: String::from_utf8_lossy(&bytes[line_start..line_end]).into_owned(),
+            })
+        }
+    }
+}
+
+struct Token<'a> {
+    text: &'a str,
+    col: usize,
+}
+
+/// Splits a line on whitespace, keeping the character column of each token.
+fn tokens(line: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte, char col)
+    let mut col = 0;
+    for (b, c) in line.char_indices() {
+        if c.is_whitespace() {
+            if let Some((sb, sc)) = start.take() {
+                out.push(Token {
+                    text: &line[sb..b],
+                    col: sc,
+                });
+            }
+        } else if start.is_none() {
+            start = Some((b, col));
+        }
+        col += 1;
+    }
+    if let Some((sb, sc)) = start {
+        out.push(Token {
+            text: &line[sb..],
+            col: sc,
+        });
+    }
+    out
+}
+
+/// Parses a level or layout from text.
+pub fn parse(text: &str) -> Result<Level, ParseError> {
+    let mut flags = Flags::default();
+    let mut tiles = Vec::new();
+    let mut width = None;
+    let mut height = 0;
+    // Where each teleporter token is, for the channel checks at the end.
+    let mut tele: Vec<(Channel, bool, Span, usize)> = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let err = |kind, line: usize, col, len| ParseError {
+        kind,
+        span: Span { line, col, len },
+        line_text: lines.get(line).copied().unwrap_or("").to_string(),
+    };
+
+    for (ln, raw) in lines.iter().enumerate() {
+        let toks = tokens(raw);
+        let Some(first) = toks.first() else { continue };
+        if first.text.starts_with(':') {
+            parse_flag(&toks, &mut flags).map_err(|(k, t)| {
+                let t: &Token = t.unwrap_or(first);
+                err(k, ln, t.col, t.text.chars().count())
+            })?;
+            continue;
+        }
+        match width {
+            None => width = Some(toks.len()),
+            Some(w) if w != toks.len() => {
+                let (col, len) = match toks.get(w) {
+                    Some(t) => (t.col, t.text.chars().count()),
+                    None => (raw.chars().count(), 1),
+                };
+                return Err(err(
+                    ErrorKind::Ragged {
+                        expected: w,
+                        found: toks.len(),
+                    },
+                    ln,
+                    col,
+                    len,
+                ));
+            }
+            Some(_) => {}
+        }
+        for t in &toks {
+            let span = Span {
+                line: ln,
+                col: t.col,
+                len: t.text.chars().count(),
+            };
+            let tile = parse_token(t.text).map_err(|k| err(k, ln, t.col, span.len))?;
+            match tile {
+                Tile::TeleIn(c) => tele.push((c, true, span, tiles.len())),
+                Tile::TeleOut(c, _) => tele.push((c, false, span, tiles.len())),
+                _ => {}
+            }
+            tiles.push(tile);
+        }
+        height += 1;
+    }
+    let Some(width) = width else {
+        let last = lines.len().saturating_sub(1);
+        return Err(err(ErrorKind::EmptyGrid, last, 0, 1));
+    };
+    for ch in [Channel::T, Channel::U] {
+        let ins: Vec<_> = tele.iter().filter(|t| t.0 == ch && t.1).collect();
+        let outs: Vec<_> = tele.iter().filter(|t| t.0 == ch && !t.1).collect();
+        if ins.len() > 1 {
+            let s = ins[1].2;
+            return Err(err(ErrorKind::DuplicateTeleIn(ch.letter()), s.line, s.col, s.len));
+        }
+        if let (Some(i), true) = (ins.first(), outs.is_empty()) {
+            let s = i.2;
+            return Err(err(ErrorKind::TeleInWithoutOut(ch.letter()), s.line, s.col, s.len));
+        }
+        if let (Some(o), true) = (outs.first(), ins.is_empty()) {
+            let s = o.2;
+            return Err(err(ErrorKind::TeleOutWithoutIn(ch.letter()), s.line, s.col, s.len));
+        }
+    }
+    Ok(Level {
+        shape: Shape { width, height },
+        tiles,
+        flags,
+    })
+}
+
+type FlagError<'t, 'a> = (ErrorKind, Option<&'t Token<'a>>);
+
+fn parse_flag<'t, 'a>(toks: &'t [Token<'a>], flags: &mut Flags) -> Result<(), FlagError<'t, 'a>> {
+    let word = toks[0].text;
+    let rest = &toks[1..];
+    if word.starts_with(":target") {
+        if rest.is_empty() {
+            return Err((ErrorKind::EmptyTargets, None));
+        }
+        let mut kinds = Vec::with_capacity(rest.len());
+        for t in rest {
+            let k = Kind::from_targets_code(t.text)
+                .ok_or((ErrorKind::BadTargetsCode(t.text.to_string()), Some(t)))?;
+            kinds.push(k);
+        }
+        flags.targets = Some(kinds);
+    } else if word.starts_with(":comment") {
+        let text: Vec<&str> = rest.iter().map(|t| t.text).collect();
+        flags.comments.push(text.join(" "));
+    } else if word.starts_with(":tickwise") {
+        flags.tickwise = true;
+    } else if word.starts_with(":allow-invalid-deliveries") {
+        flags.allow_invalid_deliveries = true;
+    } else if word.starts_with(":loop-threshold") {
+        let Some(t) = rest.first() else {
+            return Err((ErrorKind::BadLoopThreshold(String::new()), None));
+        };
+        match t.text.parse::<u64>() {
+            Ok(n) if n > 0 => flags.loop_threshold = Some(n),
+            _ => return Err((ErrorKind::BadLoopThreshold(t.text.to_string()), Some(t))),
+        }
+    } else {
+        return Err((ErrorKind::UnknownFlag(word.to_string()), None));
+    }
+    Ok(())
+}
+
+/// Parses one grid token.
+pub fn parse_token(t: &str) -> Result<Tile, ErrorKind> {
+    let unknown = || ErrorKind::UnknownToken(t.to_string());
+    let chars: Vec<char> = t.chars().collect();
+    let dir = |i: usize| chars.get(i).copied().and_then(Dir::from_arrow);
+    let tile = match chars.as_slice() {
+        ['.'] => Tile::Empty,
+        ['#'] => Tile::Block,
+        ['*'] => Tile::Crossover,
+        [c] => Tile::Belt(Dir::from_arrow(*c).ok_or_else(unknown)?),
+        ['+', _] => Tile::Source(dir(1).ok_or_else(unknown)?),
+        ['+', _, '?'] => Tile::AnySource(dir(1).ok_or_else(unknown)?),
+        ['-', _] => Tile::Target {
+            dir: dir(1).ok_or_else(unknown)?,
+            accepts: Accepts::Only(Kind::PLAIN),
+        },
+        ['-', _, '?'] => Tile::Target {
+            dir: dir(1).ok_or_else(unknown)?,
+            accepts: Accepts::Any,
+        },
+        ['-', _, k] => Tile::Target {
+            dir: dir(1).ok_or_else(unknown)?,
+            accepts: Accepts::Only(Kind::from_code_char(*k).ok_or_else(unknown)?),
+        },
+        ['x' | 'X', _] => Tile::Splitter(dir(1).ok_or_else(unknown)?),
+        ['b', _, k] => Tile::Bumper {
+            dir: dir(1).ok_or_else(unknown)?,
+            kind: Kind::from_code_char(*k).ok_or_else(unknown)?,
+        },
+        [c @ ('T' | 'U'), '-'] => Tile::TeleIn(channel(*c)),
+        [c @ ('T' | 'U'), '+', _] => Tile::TeleOut(channel(*c), dir(2).ok_or_else(unknown)?),
+        [k, _] if dir(1).is_some() => {
+            if matches!(k, '0' | '5' | '6' | '9') {
+                return Err(ErrorKind::BadTopperKind(t.to_string()));
+            }
+            let kind = Kind::from_code_char(*k).ok_or_else(unknown)?;
+            Tile::Topper {
+                kind,
+                dir: dir(1).ok_or_else(unknown)?,
+            }
+        }
+        _ => return Err(unknown()),
+    };
+    Ok(tile)
+}
+
+fn channel(c: char) -> Channel {
+    if c == 'T' {
+        Channel::T
+    } else {
+        Channel::U
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(text: &str) -> ErrorKind {
+        parse(text).unwrap_err().kind
+    }
+
+    #[test]
+    fn parses_every_token() {
+        let l = parse(":targets 0 1 3 7 15\n+> +v? -^ -<? ->3 1v 2^ 8< x> X^ b>7 T- T+v U- U+< * # . ^\n")
+            .unwrap();
+        assert_eq!(l.shape.width, 20);
+        assert_eq!(l.at(1, 0), Tile::AnySource(Dir::Down));
+        assert_eq!(l.at(6, 0), Tile::Topper { kind: Kind::new(2).unwrap(), dir: Dir::Up });
+        assert_eq!(l.at(9, 0), Tile::Splitter(Dir::Up));
+        assert_eq!(l.flags.targets.as_ref().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn each_error_has_its_kind_and_place() {
+        let e = parse(". .\n. . .\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Ragged { expected: 2, found: 3 });
+        assert_eq!((e.span.line, e.span.col), (1, 4));
+        assert_eq!(kind_of("+> ?? ->"), ErrorKind::UnknownToken("??".into()));
+        assert_eq!(kind_of(":targets 0 5\n+> ->"), ErrorKind::BadTargetsCode("5".into()));
+        assert_eq!(kind_of(":targets\n+> ->"), ErrorKind::EmptyTargets);
+        assert_eq!(kind_of(":bogus\n+> ->"), ErrorKind::UnknownFlag(":bogus".into()));
+        assert_eq!(kind_of(":targets 0\n"), ErrorKind::EmptyGrid);
+        assert_eq!(kind_of("T- +> ->"), ErrorKind::TeleInWithoutOut('T'));
+        assert_eq!(kind_of("U+> +> ->"), ErrorKind::TeleOutWithoutIn('U'));
+        assert_eq!(kind_of("T- T- T+>"), ErrorKind::DuplicateTeleIn('T'));
+        assert_eq!(kind_of("5> +> ->"), ErrorKind::BadTopperKind("5>".into()));
+        assert_eq!(kind_of(":loop-threshold 0\n+>"), ErrorKind::BadLoopThreshold("0".into()));
+    }
+
+    #[test]
+    fn targets_flag_prefix_and_last_wins() {
+        let l = parse(":target 0\n:targets 1 1\n+> ->").unwrap();
+        assert_eq!(l.flags.targets, Some(vec![Kind::new(1).unwrap(); 2]));
+    }
+
+    #[test]
+    fn print_then_parse_is_identity() {
+        let text = ":comment hi there\n:targets 3 15\n:tickwise\n+>  2>  .   -<?\n#   *   T-  T+v\n";
+        let l = parse(text).unwrap();
+        let printed = l.to_string();
+        assert_eq!(parse(&printed).unwrap(), l);
+    }
+
+    #[test]
+    fn not_utf8_is_an_error_with_a_place() {
+        let e = parse_bytes(b"+> ->\n. \xff .").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NotUtf8);
+        assert_eq!((e.span.line, e.span.col), (1, 2));
+    }
+
+    #[test]
+    fn render_shows_line_and_caret() {
+        let e = parse("+> ->\n.  ?? .").unwrap_err();
+        let r = e.render("x.txt");
+        assert!(r.contains("--> x.txt:2:4"), "{r}");
+        assert!(r.ends_with("|    ^^"), "{r}");
+    }
+}

@@ -1,0 +1,52 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use frosted::level::Level;
+use frosted::parse::parse_bytes;
+use std::path::{Path, PathBuf};
+
+/// `../shared/ff-levels`, the real levels. `None` (with a message on stderr) when
+/// absent; in CI (`CI` set) its absence is an error, so those tests always run there.
+pub fn ff_levels() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ff-levels");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("CI is set but {} is missing", dir.display());
+    }
+    eprintln!(
+        "SKIPPED: {} is absent; the tests on real levels need it beside the repository",
+        dir.display()
+    );
+    None
+}
+
+pub fn load(path: &Path) -> Level {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    parse_bytes(&bytes).unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())))
+}
+
+/// The real level files (not solutions), sorted.
+pub fn real_levels(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for world in std::fs::read_dir(root).expect("ff-levels") {
+        let world = world.expect("entry").path();
+        if !world.is_dir() || world.ends_with("judged") {
+            continue;
+        }
+        for f in std::fs::read_dir(&world).expect("world") {
+            let f = f.expect("entry").path();
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".txt") && !name.contains("solution") {
+                out.push(f);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn repo_levels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("levels")
+}

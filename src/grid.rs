@@ -132,7 +132,13 @@ impl Kind {
     }
 
     pub fn name(self) -> &'static str {
-        ["plain", "frosting", "sprinkles", "whipped cream", "cherries"][self.index()]
+        [
+            "plain",
+            "frosting",
+            "sprinkles",
+            "whipped cream",
+            "cherries",
+        ][self.index()]
     }
 
     /// The target / `:targets` code: 0 1 3 7 15.

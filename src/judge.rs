@@ -17,7 +17,10 @@ pub enum Reason {
     TargetNeverReceived(CellId),
     /// `:targets` wanted one multiset of kinds, the distinct (origin, kind) pairs
     /// delivered gave another.
-    TargetsMismatch { wanted: Vec<Kind>, got: Vec<Kind> },
+    TargetsMismatch {
+        wanted: Vec<Kind>,
+        got: Vec<Kind>,
+    },
 }
 
 /// The verdict on a layout, with the run it came from.
@@ -152,7 +155,9 @@ pub fn describe_end(level: &Level, end: &End) -> String {
             donut.kind,
             at(level, cell)
         ),
-        End::Failed { tick, failure } => format!("failed at tick {tick} at {}", at(level, failure.cell())),
+        End::Failed { tick, failure } => {
+            format!("failed at tick {tick} at {}", at(level, failure.cell()))
+        }
         End::TickLimit { tick } => format!("stopped at the tick limit ({tick})"),
     }
 }

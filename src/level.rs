@@ -49,10 +49,19 @@ pub enum Tile {
     Block,
     Source(Dir),
     AnySource(Dir),
-    Target { dir: Dir, accepts: Accepts },
-    Topper { kind: Kind, dir: Dir },
+    Target {
+        dir: Dir,
+        accepts: Accepts,
+    },
+    Topper {
+        kind: Kind,
+        dir: Dir,
+    },
     Splitter(Dir),
-    Bumper { dir: Dir, kind: Kind },
+    Bumper {
+        dir: Dir,
+        kind: Kind,
+    },
     TeleIn(Channel),
     TeleOut(Channel, Dir),
     Crossover,
@@ -169,11 +178,15 @@ impl Level {
     }
 
     pub fn sources(&self) -> impl Iterator<Item = CellId> + '_ {
-        self.shape.cells().filter(move |c| self.tile(*c).is_source())
+        self.shape
+            .cells()
+            .filter(move |c| self.tile(*c).is_source())
     }
 
     pub fn targets(&self) -> impl Iterator<Item = CellId> + '_ {
-        self.shape.cells().filter(move |c| self.tile(*c).is_target())
+        self.shape
+            .cells()
+            .filter(move |c| self.tile(*c).is_target())
     }
 
     /// The number of belts this layout adds on `.` cells of `level`.
@@ -222,15 +235,8 @@ impl Level {
 /// Why a layout does not fit its level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LayoutMismatch {
-    Size {
-        level: Shape,
-        layout: Shape,
-    },
-    Cell {
-        pos: Pos,
-        level: Tile,
-        layout: Tile,
-    },
+    Size { level: Shape, layout: Shape },
+    Cell { pos: Pos, level: Tile, layout: Tile },
 }
 
 impl fmt::Display for LayoutMismatch {

@@ -7,8 +7,10 @@
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not.
 
+pub mod cli;
 pub mod grid;
 pub mod judge;
 pub mod level;
 pub mod parse;
+pub mod render;
 pub mod sim;

@@ -158,10 +158,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Level, ParseError> {
         Err(e) => {
             let good = &bytes[..e.valid_up_to()];
             let line = good.iter().filter(|&&b| b == b'\n').count();
-            let line_start = good
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let prefix = String::from_utf8_lossy(&bytes[line_start..e.valid_up_to()]);
             let line_end = bytes[line_start..]
                 .iter()
@@ -281,15 +278,30 @@ pub fn parse(text: &str) -> Result<Level, ParseError> {
         let outs: Vec<_> = tele.iter().filter(|t| t.0 == ch && !t.1).collect();
         if ins.len() > 1 {
             let s = ins[1].2;
-            return Err(err(ErrorKind::DuplicateTeleIn(ch.letter()), s.line, s.col, s.len));
+            return Err(err(
+                ErrorKind::DuplicateTeleIn(ch.letter()),
+                s.line,
+                s.col,
+                s.len,
+            ));
         }
         if let (Some(i), true) = (ins.first(), outs.is_empty()) {
             let s = i.2;
-            return Err(err(ErrorKind::TeleInWithoutOut(ch.letter()), s.line, s.col, s.len));
+            return Err(err(
+                ErrorKind::TeleInWithoutOut(ch.letter()),
+                s.line,
+                s.col,
+                s.len,
+            ));
         }
         if let (Some(o), true) = (outs.first(), ins.is_empty()) {
             let s = o.2;
-            return Err(err(ErrorKind::TeleOutWithoutIn(ch.letter()), s.line, s.col, s.len));
+            return Err(err(
+                ErrorKind::TeleOutWithoutIn(ch.letter()),
+                s.line,
+                s.col,
+                s.len,
+            ));
         }
     }
     Ok(Level {
@@ -400,11 +412,19 @@ mod tests {
 
     #[test]
     fn parses_every_token() {
-        let l = parse(":targets 0 1 3 7 15\n+> +v? -^ -<? ->3 1v 2^ 8< x> X^ b>7 T- T+v U- U+< * # . ^\n")
-            .unwrap();
+        let l = parse(
+            ":targets 0 1 3 7 15\n+> +v? -^ -<? ->3 1v 2^ 8< x> X^ b>7 T- T+v U- U+< * # . ^\n",
+        )
+        .unwrap();
         assert_eq!(l.shape.width, 20);
         assert_eq!(l.at(1, 0), Tile::AnySource(Dir::Down));
-        assert_eq!(l.at(6, 0), Tile::Topper { kind: Kind::new(2).unwrap(), dir: Dir::Up });
+        assert_eq!(
+            l.at(6, 0),
+            Tile::Topper {
+                kind: Kind::new(2).unwrap(),
+                dir: Dir::Up
+            }
+        );
         assert_eq!(l.at(9, 0), Tile::Splitter(Dir::Up));
         assert_eq!(l.flags.targets.as_ref().unwrap().len(), 5);
     }
@@ -412,18 +432,33 @@ mod tests {
     #[test]
     fn each_error_has_its_kind_and_place() {
         let e = parse(". .\n. . .\n").unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Ragged { expected: 2, found: 3 });
+        assert_eq!(
+            e.kind,
+            ErrorKind::Ragged {
+                expected: 2,
+                found: 3
+            }
+        );
         assert_eq!((e.span.line, e.span.col), (1, 4));
         assert_eq!(kind_of("+> ?? ->"), ErrorKind::UnknownToken("??".into()));
-        assert_eq!(kind_of(":targets 0 5\n+> ->"), ErrorKind::BadTargetsCode("5".into()));
+        assert_eq!(
+            kind_of(":targets 0 5\n+> ->"),
+            ErrorKind::BadTargetsCode("5".into())
+        );
         assert_eq!(kind_of(":targets\n+> ->"), ErrorKind::EmptyTargets);
-        assert_eq!(kind_of(":bogus\n+> ->"), ErrorKind::UnknownFlag(":bogus".into()));
+        assert_eq!(
+            kind_of(":bogus\n+> ->"),
+            ErrorKind::UnknownFlag(":bogus".into())
+        );
         assert_eq!(kind_of(":targets 0\n"), ErrorKind::EmptyGrid);
         assert_eq!(kind_of("T- +> ->"), ErrorKind::TeleInWithoutOut('T'));
         assert_eq!(kind_of("U+> +> ->"), ErrorKind::TeleOutWithoutIn('U'));
         assert_eq!(kind_of("T- T- T+>"), ErrorKind::DuplicateTeleIn('T'));
         assert_eq!(kind_of("5> +> ->"), ErrorKind::BadTopperKind("5>".into()));
-        assert_eq!(kind_of(":loop-threshold 0\n+>"), ErrorKind::BadLoopThreshold("0".into()));
+        assert_eq!(
+            kind_of(":loop-threshold 0\n+>"),
+            ErrorKind::BadLoopThreshold("0".into())
+        );
     }
 
     #[test]
@@ -434,7 +469,8 @@ mod tests {
 
     #[test]
     fn print_then_parse_is_identity() {
-        let text = ":comment hi there\n:targets 3 15\n:tickwise\n+>  2>  .   -<?\n#   *   T-  T+v\n";
+        let text =
+            ":comment hi there\n:targets 3 15\n:tickwise\n+>  2>  .   -<?\n#   *   T-  T+v\n";
         let l = parse(text).unwrap();
         let printed = l.to_string();
         assert_eq!(parse(&printed).unwrap(), l);

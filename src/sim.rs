@@ -81,7 +81,11 @@ pub struct Delivery {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// The tile at `from` pushed a donut off the grid.
-    OffGrid { from: CellId, dir: Dir, donut: Donut },
+    OffGrid {
+        from: CellId,
+        dir: Dir,
+        donut: Donut,
+    },
     /// The tile at `from` pushed a donut into `to`, which cannot be entered that way.
     CannotEnter {
         from: CellId,
@@ -110,13 +114,25 @@ impl Failure {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum End {
     /// The state at the start of `tick` equals the state `period` ticks earlier.
-    Steady { tick: u32, period: u32 },
+    Steady {
+        tick: u32,
+        period: u32,
+    },
     /// A donut sat on a cell with neither belt nor entity at the scan of `tick`.
-    Stranded { tick: u32, cell: CellId, donut: Donut },
-    Failed { tick: u32, failure: Failure },
+    Stranded {
+        tick: u32,
+        cell: CellId,
+        donut: Donut,
+    },
+    Failed {
+        tick: u32,
+        failure: Failure,
+    },
     /// A safety net that the rules do not need: the state space is finite, so every
     /// run reaches a steady state, but we stop after [`MAX_TICKS`] all the same.
-    TickLimit { tick: u32 },
+    TickLimit {
+        tick: u32,
+    },
 }
 
 impl End {
@@ -345,7 +361,12 @@ impl Simulator {
         }
         let t = self.tick;
         let limit = (self.board.shape.len()) as u32;
-        if let Some(c) = self.board.scan.iter().find(|c| self.cells[c.index()].waiting > limit) {
+        if let Some(c) = self
+            .board
+            .scan
+            .iter()
+            .find(|c| self.cells[c.index()].waiting > limit)
+        {
             let failure = Failure::Starved {
                 cell: *c,
                 waiting: self.cells[c.index()].waiting,
@@ -401,12 +422,23 @@ impl Simulator {
         replay.packed_state().eq(self.packed_state())
     }
 
-    fn push_move(&mut self, from: CellId, dir: Dir, donut: Donut, rank: Kind) -> Result<(), Failure> {
+    fn push_move(
+        &mut self,
+        from: CellId,
+        dir: Dir,
+        donut: Donut,
+        rank: Kind,
+    ) -> Result<(), Failure> {
         let Some(to) = self.board.shape.step(from, dir) else {
             return Err(Failure::OffGrid { from, dir, donut });
         };
         if !self.board.tile(to).can_enter(dir) {
-            return Err(Failure::CannotEnter { from, to, dir, donut });
+            return Err(Failure::CannotEnter {
+                from,
+                to,
+                dir,
+                donut,
+            });
         }
         self.moves.push(Move {
             from,
@@ -560,7 +592,11 @@ impl Simulator {
                     .copied()
                     .max_by_key(|&i| {
                         let mv = &moves[i as usize];
-                        (cells[mv.from.index()].waiting, mv.rank, std::cmp::Reverse(i))
+                        (
+                            cells[mv.from.index()].waiting,
+                            mv.rank,
+                            std::cmp::Reverse(i),
+                        )
                     })
                     .unwrap_or(self.order[g]);
                 for j in g..end {

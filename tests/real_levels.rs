@@ -7,7 +7,9 @@ use frosted::judge::judge;
 
 #[test]
 fn every_known_solution_verifies() {
-    let Some(root) = common::ff_levels() else { return };
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
     let mut checked = 0;
     for level_path in common::real_levels(&root) {
         let sol = level_path.with_extension("solution.txt");
@@ -22,7 +24,13 @@ fn every_known_solution_verifies() {
         let mut layout = layout;
         layout.flags = level.flags.clone();
         let v = judge(&layout);
-        assert!(v.solved(), "{}: {:?} {:?}", sol.display(), v.reason, v.outcome.end);
+        assert!(
+            v.solved(),
+            "{}: {:?} {:?}",
+            sol.display(),
+            v.reason,
+            v.outcome.end
+        );
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} solutions found");
@@ -30,7 +38,9 @@ fn every_known_solution_verifies() {
 
 #[test]
 fn every_judged_layout_gets_its_recorded_verdict() {
-    let Some(root) = common::ff_levels() else { return };
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
     let judged = root.join("judged");
     let text = std::fs::read_to_string(judged.join("verdicts.jsonl")).expect("verdicts");
     let mut wrong = Vec::new();
@@ -39,7 +49,9 @@ fn every_judged_layout_gets_its_recorded_verdict() {
         let v: serde_json::Value = serde_json::from_str(line).expect("json");
         let level = common::load(&root.join(v["level"].as_str().expect("level")));
         let mut layout = common::load(&judged.join(v["layout"].as_str().expect("layout")));
-        layout.check_layout_of(&level).expect("judged layout fits its level");
+        layout
+            .check_layout_of(&level)
+            .expect("judged layout fits its level");
         layout.flags = level.flags.clone();
         let verdict = judge(&layout);
         let (solved, failed) = (v["solved"].as_bool(), v["failed"].as_bool());
@@ -56,5 +68,10 @@ fn every_judged_layout_gets_its_recorded_verdict() {
         n += 1;
     }
     assert!(n >= 700, "only {n} verdicts");
-    assert!(wrong.is_empty(), "{} of {n} verdicts differ:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {n} verdicts differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

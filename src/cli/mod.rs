@@ -1,0 +1,142 @@
+//! The `frosted` command line: argument definitions and dispatch. Each subcommand
+//! lives in its own module; this one only wires them together and maps errors to
+//! the fixed exit codes.
+
+mod simulate;
+mod solve;
+mod verify;
+
+use crate::level::Level;
+use crate::parse::parse_bytes;
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// Exit code: the layout solves the level / a solution was found.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the layout does not solve the level / the level has no solution.
+pub const EXIT_NO: i32 = 1;
+/// Exit code: bad input (unreadable file, parse error, layout that changes the level).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code: the solver gave up (timeout) without an answer.
+pub const EXIT_UNKNOWN: i32 = 3;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "frosted",
+    version,
+    about = "Solve, verify and simulate Freshly Frosted levels",
+    long_about = "Solve, verify and simulate Freshly Frosted levels.\n\n\
+A level is a text grid (see the rules' section 2): `.` is floor where belts may go, \
+`^ v < >` are belts, `+d` sources, `-d` targets, and so on. A layout is the same file \
+with belts written on some `.` cells.\n\n\
+Exit codes: 0 solved, 1 not solved (or proved unsolvable), 2 bad input, 3 unknown (timeout).",
+    after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted simulate LEVEL LAYOUT --trace --ticks 20"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Judge a layout: run the exact simulation and check the rules' section 5.
+    ///
+    /// With one file, the level's own belts are the layout. Exit 0 when the layout
+    /// solves the level, 1 when it does not (with the reason), 2 on bad input.
+    Verify(verify::Args),
+    /// Show a layout tick by tick: donuts (kind digits) on unicode belts, waiting
+    /// counters, splitter and crossover states, and the deliveries so far.
+    Simulate(simulate::Args),
+    /// Draw a level with unicode belts and entities.
+    Show(simulate::ShowArgs),
+    /// Find a layout with the fewest belts: SAT encoding plus simulation (CEGAR).
+    ///
+    /// Prints the layout on stdout in the level format and a summary on stderr.
+    /// Exit 0 solved, 1 unsolvable, 3 unknown (timeout), 2 bad input.
+    Solve(solve::Args),
+    /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
+    /// variable's cell and direction.
+    DumpCnf(solve::DumpArgs),
+    /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines) for a dumped CNF
+    /// and print the layout it encodes.
+    Decode(solve::DecodeArgs),
+    /// Solve every level under a folder and print a table.
+    Bench(solve::BenchArgs),
+}
+
+/// An error for the user: a message (with its cause chain already folded in) and
+/// an exit code.
+#[derive(Debug)]
+pub struct CliError {
+    pub code: i32,
+    pub message: String,
+}
+
+impl CliError {
+    pub fn bad_input(message: impl Into<String>) -> CliError {
+        CliError {
+            code: EXIT_BAD_INPUT,
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads and parses a level or layout file; errors are bad input.
+pub fn load_level(path: &Path) -> Result<Level, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    parse_bytes(&bytes).map_err(|e| {
+        CliError::bad_input(format!("error: {}", e.render(&path.display().to_string())))
+    })
+}
+
+/// Loads a level and, optionally, a layout of it (checked to change only `.` cells).
+/// With no layout, the level itself is the layout. The layout gets the level's flags.
+pub fn load_pair(level: &Path, layout: Option<&PathBuf>) -> Result<(Level, Level), CliError> {
+    let lv = load_level(level)?;
+    let Some(lp) = layout else {
+        return Ok((lv.clone(), lv));
+    };
+    let mut lay = load_level(lp)?;
+    lay.check_layout_of(&lv).map_err(|e| {
+        CliError::bad_input(format!(
+            "error: {} is not a layout of {}: {e}",
+            lp.display(),
+            level.display()
+        ))
+    })?;
+    lay.flags = lv.flags.clone();
+    Ok((lv, lay))
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Verify(a) => verify::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Show(a) => simulate::show(a),
+        Command::Solve(a) => solve::run(a),
+        Command::DumpCnf(a) => solve::dump_cnf(a),
+        Command::Decode(a) => solve::decode(a),
+        Command::Bench(a) => solve::bench(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{}", e.message);
+            e.code
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Drawing boards and runs in the terminal with unicode belts and entities.

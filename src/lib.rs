@@ -7,10 +7,13 @@
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not.
 
+pub mod cegar;
 pub mod cli;
+pub mod encode;
 pub mod grid;
 pub mod judge;
 pub mod level;
 pub mod parse;
 pub mod render;
+pub mod sat;
 pub mod sim;

@@ -1,38 +1,236 @@
-//! `frosted solve`, `dump-cnf`, `decode` and `bench`.
+//! `frosted solve`, `dump-cnf`, `decode` and `bench`: the SAT side on the command
+//! line.
 
-use super::CliError;
-use std::path::PathBuf;
+use super::{load_level, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
+use crate::cegar::{solve, Options, Progress, Report, Status};
+use crate::encode::Encoding;
+use crate::sat::{dimacs, Answer, SolverChoice};
+use rustsat::encodings::card::BoundUpper;
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::Clause;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The level file (its `.` cells are where belts may go).
     pub level: PathBuf,
+    /// Stop at the first layout the simulator accepts (status `solved`), without
+    /// minimising the belt count.
+    #[arg(long)]
+    pub first: bool,
+    /// Only look for layouts with at most K belts; `unsolvable` then means "none
+    /// with at most K".
+    #[arg(long, value_name = "K")]
+    pub max_belts: Option<usize>,
+    /// Give up after this many seconds: the best layout so far is `solved`, no
+    /// layout is `unknown` (exit 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// The SAT solver: `varisat` (built in), `cadical` (needs the `cadical` cargo
+    /// feature), or `cmd:PROGRAM` to run a DIMACS solver binary on each iteration
+    /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian).
+    #[arg(long, default_value = "varisat", value_name = "SOLVER")]
+    pub solver: String,
+    /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
+    /// on stdout instead of the layout.
+    #[arg(long)]
+    pub json: bool,
 }
+
+fn options(a: &Args) -> Result<Options, CliError> {
+    let solver = SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
+    let timeout = match a.timeout {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(CliError::bad_input(format!(
+                "--timeout must be a positive number of seconds, not {t}"
+            )))
+        }
+    };
+    Ok(Options {
+        solver,
+        first: a.first,
+        max_belts: a.max_belts,
+        timeout,
+    })
+}
+
+fn exit_code(s: Status) -> i32 {
+    match s {
+        Status::Optimal | Status::Solved => EXIT_OK,
+        Status::Unsolvable => EXIT_NO,
+        Status::Unknown => EXIT_UNKNOWN,
+    }
+}
+
+/// The JSON object for a report.
+pub fn report_json(r: &Report) -> serde_json::Value {
+    json!({
+        "status": r.status.name(),
+        "belts": r.belts,
+        "iterations": r.iterations,
+        "seconds": r.times.total.as_secs_f64(),
+        "layout": r.layout.as_ref().map(|l| l.to_string()),
+        "claim": r.claim,
+        "counterexamples": r.counterexamples,
+        "loop_clauses": r.loop_clauses,
+        "variables": r.variables,
+        "clauses": r.clauses,
+        "solver": r.solver,
+        "times": {
+            "encode": r.times.encode.as_secs_f64(),
+            "sat": r.times.sat.as_secs_f64(),
+            "simulate": r.times.simulate.as_secs_f64(),
+        },
+    })
+}
+
+fn summary(r: &Report) -> String {
+    let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
+    format!(
+        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {} variables, {} clauses ({})\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)",
+        r.status.name(),
+        r.claim,
+        r.iterations,
+        r.counterexamples,
+        r.loop_clauses,
+        r.variables,
+        r.clauses,
+        r.solver,
+        r.times.total.as_secs_f64(),
+        r.times.encode.as_secs_f64(),
+        r.times.sat.as_secs_f64(),
+        r.times.simulate.as_secs_f64(),
+    )
+}
+
+pub fn run(a: Args) -> Result<i32, CliError> {
+    let level = load_level(&a.level)?;
+    let opts = options(&a)?;
+    let mut progress = |p: &Progress| {
+        eprintln!(
+            "progress: {:.1}s, {} iterations, best {}, {} {}",
+            p.elapsed.as_secs_f64(),
+            p.iterations,
+            p.best.map_or("none".into(), |b| format!("{b} belts")),
+            if p.proving { "proving" } else { "searching" },
+            p.bound
+                .map_or("any size".into(), |b| format!("<= {b} belts")),
+        );
+    };
+    let report = solve(&level, &opts, &mut progress)
+        .map_err(|e| CliError::bad_input(format!("error: {e}")))?;
+    if a.json {
+        println!("{}", report_json(&report));
+    } else {
+        if let Some(l) = &report.layout {
+            print!("{l}");
+        }
+        eprintln!("{}", summary(&report));
+    }
+    Ok(exit_code(report.status))
+}
+
 #[derive(clap::Args, Debug)]
 pub struct DumpArgs {
+    /// The level file.
     pub level: PathBuf,
+    /// Write the CNF here instead of stdout.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Add unit clauses bounding the layout to at most K belts.
+    #[arg(long, value_name = "K")]
+    pub max_belts: Option<usize>,
+    /// Leave out the searching-mode strengthening (a pure relaxation: UNSAT then
+    /// proves that no layout solves the level).
+    #[arg(long)]
+    pub relaxed: bool,
 }
+
+/// The first-iteration CNF of a level, as DIMACS text.
+pub fn dump_text(level: &crate::level::Level, max_belts: Option<usize>, relaxed: bool) -> String {
+    let mut vars = BasicVarManager::default();
+    let mut cnf = Cnf::new();
+    let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut units = vec![Clause::from([if relaxed {
+        !enc.strong
+    } else {
+        enc.strong
+    }])];
+    if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
+        for l in enc.belts.enforce_ub(k).unwrap_or_default() {
+            units.push(Clause::from([l]));
+        }
+    }
+    let mut text = String::new();
+    dimacs::write(
+        &mut text,
+        vars.n_used(),
+        cnf.iter().chain(units.iter()),
+        &enc.variable_comments(),
+    );
+    text
+}
+
+pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
+    let level = load_level(&a.level)?;
+    let text = dump_text(&level, a.max_belts, a.relaxed);
+    match &a.output {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", p.display())))?,
+        None => print!("{text}"),
+    }
+    Ok(EXIT_OK)
+}
+
 #[derive(clap::Args, Debug)]
 pub struct DecodeArgs {
+    /// The level the CNF was dumped from.
     pub level: PathBuf,
+    /// The SAT solver's output: `s SATISFIABLE` and `v` lines (`-` for stdin).
     pub model: PathBuf,
 }
+
+pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
+    let level = load_level(&a.level)?;
+    let text = if a.model == Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| CliError::bad_input(format!("cannot read stdin: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(&a.model)
+            .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.model.display())))?
+    };
+    let mut vars = BasicVarManager::default();
+    let mut cnf = Cnf::new();
+    let enc = Encoding::new(&level, &mut cnf, &mut vars);
+    match dimacs::parse_output(&text, vars.n_used())
+        .map_err(|e| CliError::bad_input(format!("error: {}: {e}", a.model.display())))?
+    {
+        Answer::Sat(model) => {
+            print!("{}", enc.decode(&model));
+            Ok(EXIT_OK)
+        }
+        Answer::Unsat => {
+            eprintln!("the solver says UNSATISFIABLE: there is no layout to decode");
+            Ok(EXIT_NO)
+        }
+        Answer::Unknown => {
+            eprintln!("the solver says UNKNOWN: there is no layout to decode");
+            Ok(EXIT_UNKNOWN)
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     pub dir: PathBuf,
 }
 
-fn todo() -> Result<i32, CliError> {
-    Err(CliError::bad_input("not implemented yet"))
-}
-pub fn run(_a: Args) -> Result<i32, CliError> {
-    todo()
-}
-pub fn dump_cnf(_a: DumpArgs) -> Result<i32, CliError> {
-    todo()
-}
-pub fn decode(_a: DecodeArgs) -> Result<i32, CliError> {
-    todo()
-}
 pub fn bench(_a: BenchArgs) -> Result<i32, CliError> {
-    todo()
+    Err(CliError::bad_input("not implemented yet"))
 }

@@ -1,0 +1,282 @@
+//! The solve loop: ask the SAT solver for a layout, check it with the exact
+//! simulator, turn a failure into a clause, and repeat (counterexample-guided
+//! abstraction refinement), then push the belt count down until the solver proves
+//! that no smaller layout exists.
+//!
+//! Two modes share one incremental solver. *Searching* assumes the `strong`
+//! literal, which adds constraints that prune hard but may cut off unusual real
+//! solutions. *Proving* assumes its negation: only relaxations of the exact rules
+//! remain (plus sound learned clauses), so UNSAT there is a proof. A status of
+//! `optimal` or `unsolvable` is only ever given after an UNSAT answer in proving
+//! mode.
+
+use crate::encode::Encoding;
+use crate::judge::{judge, Verdict};
+use crate::level::Level;
+use crate::sat::{Answer, Backend, SolverChoice};
+use rustsat::encodings::card::BoundUpper;
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+use std::time::{Duration, Instant};
+
+/// How a solve ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A verified layout, and a proof that no layout with fewer belts solves.
+    Optimal,
+    /// A verified layout, not proved minimal (`--first`, or a timeout).
+    Solved,
+    /// A proof that no layout (within `max_belts`, if given) solves the level.
+    Unsolvable,
+    /// Neither a layout nor a proof before the timeout.
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// What to solve for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub solver: SolverChoice,
+    /// Stop at the first verified layout.
+    pub first: bool,
+    /// Only consider layouts with at most this many belts.
+    pub max_belts: Option<usize>,
+    pub timeout: Option<Duration>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            solver: SolverChoice::Varisat,
+            first: false,
+            max_belts: None,
+            timeout: None,
+        }
+    }
+}
+
+/// Where the loop is, for progress lines.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub elapsed: Duration,
+    pub iterations: usize,
+    pub best: Option<usize>,
+    /// The bound being worked on: looking for at most this many belts.
+    pub bound: Option<usize>,
+    pub proving: bool,
+}
+
+/// Time spent in each phase.
+#[derive(Clone, Debug, Default)]
+pub struct Times {
+    pub encode: Duration,
+    pub sat: Duration,
+    pub simulate: Duration,
+    pub total: Duration,
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub status: Status,
+    /// The best verified layout.
+    pub layout: Option<Level>,
+    pub belts: Option<usize>,
+    /// SAT calls.
+    pub iterations: usize,
+    /// Candidates the simulator rejected (each became a clause).
+    pub counterexamples: usize,
+    /// Loop-formula clauses added for unfounded donut flows.
+    pub loop_clauses: usize,
+    pub variables: u32,
+    pub clauses: usize,
+    pub times: Times,
+    /// What the status claims, in words (the bound of a proof, say).
+    pub claim: String,
+    pub solver: String,
+}
+
+/// The solve loop's state.
+struct Loop<'a> {
+    enc: Encoding,
+    backend: Box<dyn Backend>,
+    vars: BasicVarManager,
+    clauses: usize,
+    report: Report,
+    deadline: Option<Instant>,
+    start: Instant,
+    progress: &'a mut dyn FnMut(&Progress),
+    last_progress: Instant,
+}
+
+impl Loop<'_> {
+    fn add(&mut self, cl: &Clause) {
+        self.backend.add_clause(cl);
+        self.clauses += 1;
+    }
+
+    fn tick_progress(&mut self, bound: Option<usize>, proving: bool) {
+        if self.last_progress.elapsed() >= Duration::from_secs(2) {
+            self.last_progress = Instant::now();
+            (self.progress)(&Progress {
+                elapsed: self.start.elapsed(),
+                iterations: self.report.iterations,
+                best: self.report.belts,
+                bound,
+                proving,
+            });
+        }
+    }
+
+    fn assumptions(&self, bound: Option<usize>, proving: bool) -> Vec<Lit> {
+        let mut a = vec![if proving {
+            !self.enc.strong
+        } else {
+            self.enc.strong
+        }];
+        if let Some(b) = bound {
+            a.extend(self.enc.belts.enforce_ub(b).unwrap_or_default());
+        }
+        a
+    }
+}
+
+/// Solves `level` (its own belts are preset; `.` cells are free).
+pub fn solve(
+    level: &Level,
+    opts: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Report, String> {
+    let start = Instant::now();
+    let deadline = opts.timeout.map(|t| start + t);
+    let backend = opts.solver.build()?;
+    let mut vars = BasicVarManager::default();
+    let mut cnf = Cnf::new();
+    let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let encode_time = start.elapsed();
+    let mut lp = Loop {
+        report: Report {
+            status: Status::Unknown,
+            layout: None,
+            belts: None,
+            iterations: 0,
+            counterexamples: 0,
+            loop_clauses: 0,
+            variables: 0,
+            clauses: 0,
+            times: Times {
+                encode: encode_time,
+                ..Times::default()
+            },
+            claim: String::new(),
+            solver: backend.name(),
+        },
+        enc,
+        backend,
+        vars,
+        clauses: 0,
+        deadline,
+        start,
+        progress,
+        last_progress: Instant::now(),
+    };
+    for cl in cnf.iter() {
+        lp.add(cl);
+    }
+
+    let n_free = lp.enc.free.len();
+    let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
+    let mut proving = false;
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        lp.tick_progress(bound, proving);
+        let assumptions = lp.assumptions(bound, proving);
+        let t = Instant::now();
+        lp.report.iterations += 1;
+        let n_vars = lp.vars.n_used();
+        let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
+        lp.report.times.sat += t.elapsed();
+        match answer {
+            Answer::Unknown => break,
+            Answer::Unsat => {
+                if !proving {
+                    proving = true;
+                    continue;
+                }
+                lp.report.status = if lp.report.layout.is_some() {
+                    Status::Optimal
+                } else {
+                    Status::Unsolvable
+                };
+                lp.report.claim = match (lp.report.belts, bound) {
+                    (Some(b), _) => {
+                        format!("proved: no layout with fewer than {b} belts solves the level")
+                    }
+                    (None, Some(k)) => {
+                        format!("proved: no layout with at most {k} belts solves the level")
+                    }
+                    (None, None) => "proved: no layout solves the level".into(),
+                };
+                break;
+            }
+            Answer::Sat(model) => {
+                let loops = lp.enc.unfounded(&model);
+                if !loops.is_empty() {
+                    lp.report.loop_clauses += loops.len();
+                    for cl in &loops {
+                        lp.add(cl);
+                    }
+                    continue;
+                }
+                let layout = lp.enc.decode(&model);
+                let t = Instant::now();
+                let verdict: Verdict = judge(&layout);
+                lp.report.times.simulate += t.elapsed();
+                if verdict.solved() {
+                    let belts = layout.added_belts(level);
+                    lp.report.layout = Some(layout);
+                    lp.report.belts = Some(belts);
+                    lp.report.status = Status::Solved;
+                    lp.report.claim = "verified by the simulator; not proved minimal".into();
+                    if opts.first {
+                        break;
+                    }
+                    if belts == 0 {
+                        lp.report.status = Status::Optimal;
+                        lp.report.claim = "proved: no belts are needed".into();
+                        break;
+                    }
+                    bound = Some(belts - 1);
+                } else {
+                    let cl = lp.enc.counterexample(&layout, &verdict.outcome);
+                    lp.report.counterexamples += 1;
+                    lp.add(&cl);
+                }
+            }
+        }
+    }
+    lp.report.variables = lp.vars.n_used();
+    lp.report.clauses = lp.clauses;
+    lp.report.times.total = start.elapsed();
+    if lp.report.status == Status::Unknown && lp.report.layout.is_some() {
+        lp.report.status = Status::Solved;
+    }
+    if lp.report.status == Status::Unknown {
+        lp.report.claim = "timed out before a layout or a proof".into();
+    } else if lp.report.status == Status::Solved && !opts.first {
+        lp.report.claim = "verified by the simulator; timed out before proving it minimal".into();
+    }
+    Ok(lp.report)
+}

@@ -1,0 +1,80 @@
+//! DIMACS CNF output and SAT-competition solver output (`s` and `v` lines).
+
+use super::Answer;
+use rustsat::types::Clause;
+use std::fmt::Write;
+
+/// Writes a DIMACS CNF: the `comments` first (each becomes a `c` line), then the
+/// header and the clauses.
+pub fn write<'a>(
+    out: &mut String,
+    n_vars: u32,
+    clauses: impl Iterator<Item = &'a Clause> + Clone,
+    comments: &[String],
+) {
+    for c in comments {
+        let _ = writeln!(out, "c {c}");
+    }
+    let n = clauses.clone().count();
+    let _ = writeln!(out, "p cnf {n_vars} {n}");
+    for cl in clauses {
+        for l in cl.iter() {
+            let _ = write!(out, "{} ", l.to_ipasir());
+        }
+        out.push_str("0\n");
+    }
+}
+
+/// Reads a solver's output: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` and
+/// `v` lines with the model. Variables the model does not mention are false.
+pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
+    let mut status = None;
+    let mut model = vec![false; n_vars as usize];
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(s) = line.strip_prefix("s ") {
+            status = Some(match s.trim() {
+                "SATISFIABLE" => true,
+                "UNSATISFIABLE" => false,
+                "UNKNOWN" => return Ok(Answer::Unknown),
+                other => return Err(format!("line {}: unknown status `{other}`", i + 1)),
+            });
+        } else if let Some(v) =
+            line.strip_prefix("v ")
+                .or(if line == "v" { Some("") } else { None })
+        {
+            for tok in v.split_whitespace() {
+                let n: i64 = tok
+                    .parse()
+                    .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
+                let var = n.unsigned_abs() as usize;
+                if var >= 1 && var <= model.len() {
+                    model[var - 1] = n > 0;
+                }
+            }
+        }
+    }
+    match status {
+        Some(true) => Ok(Answer::Sat(model)),
+        Some(false) => Ok(Answer::Unsat),
+        None => Err("no `s SATISFIABLE` or `s UNSATISFIABLE` line in the solver output".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustsat::types::Lit;
+
+    #[test]
+    fn writes_and_reads_back() {
+        let cls = [Clause::from([Lit::positive(0), Lit::negative(1)])];
+        let mut s = String::new();
+        write(&mut s, 2, cls.iter(), &["hello".into()]);
+        assert_eq!(s, "c hello\np cnf 2 1\n1 -2 0\n");
+        let a = parse_output("c x\ns SATISFIABLE\nv 1 -2\nv 0\n", 2).unwrap();
+        assert_eq!(a, Answer::Sat(vec![true, false]));
+        assert_eq!(parse_output("s UNSATISFIABLE\n", 2).unwrap(), Answer::Unsat);
+        assert!(parse_output("garbage\n", 2).is_err());
+    }
+}

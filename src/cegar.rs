@@ -74,6 +74,8 @@ pub struct Progress {
     /// The bound being worked on: looking for at most this many belts.
     pub bound: Option<usize>,
     pub proving: bool,
+    /// Set when this call reports a new best verified layout.
+    pub improved: Option<Level>,
 }
 
 /// Time spent in each phase.
@@ -113,7 +115,6 @@ struct Loop<'a> {
     vars: BasicVarManager,
     clauses: usize,
     report: Report,
-    deadline: Option<Instant>,
     start: Instant,
     progress: &'a mut dyn FnMut(&Progress),
     last_progress: Instant,
@@ -125,6 +126,7 @@ impl Loop<'_> {
         self.clauses += 1;
     }
 
+    /// A progress line at most every two seconds.
     fn tick_progress(&mut self, bound: Option<usize>, proving: bool) {
         if self.last_progress.elapsed() >= Duration::from_secs(2) {
             self.last_progress = Instant::now();
@@ -134,6 +136,7 @@ impl Loop<'_> {
                 best: self.report.belts,
                 bound,
                 proving,
+                improved: None,
             });
         }
     }
@@ -185,7 +188,6 @@ pub fn solve(
         backend,
         vars,
         clauses: 0,
-        deadline,
         start,
         progress,
         last_progress: Instant::now(),
@@ -246,6 +248,14 @@ pub fn solve(
                 lp.report.times.simulate += t.elapsed();
                 if verdict.solved() {
                     let belts = layout.added_belts(level);
+                    (lp.progress)(&Progress {
+                        elapsed: lp.start.elapsed(),
+                        iterations: lp.report.iterations,
+                        best: Some(belts),
+                        bound,
+                        proving,
+                        improved: Some(layout.clone()),
+                    });
                     lp.report.layout = Some(layout);
                     lp.report.belts = Some(belts);
                     lp.report.status = Status::Solved;

@@ -91,7 +91,13 @@ pub struct Encoding {
     pub n_vars: u32,
     /// A source's first move is invalid: every run fails at tick 1.
     dead: bool,
+    /// Whether the ranks are exact (no loop can ever be unfounded) or a
+    /// searching-only strengthening (loop formulas then keep proofs sound).
+    pub exact_ranks: bool,
 }
+
+/// The most rank clauses (roughly) the encoding spends on exact ranks.
+const RANK_BUDGET: usize = 400_000;
 
 /// The toppers' effect on a cell: toppers that work on it, in scan order.
 fn topper_fn(level: &Level, cell: CellId) -> impl Fn(Kind) -> Kind + '_ {
@@ -158,6 +164,7 @@ impl Encoding {
             belts: Totalizer::default(),
             n_vars: 0,
             dead: false,
+            exact_ranks: false,
         };
         let mut add = |cl: Clause| {
             let _ = col.add_clause(cl);
@@ -255,6 +262,76 @@ impl Encoding {
                         add(cl.into_iter().collect());
                     }
                 }
+            }
+        }
+
+        // C7 (ranks): a donut's support comes from a node of strictly smaller rank,
+        // ranks in order encoding `rank(n) >= j` for j = 1..=H. With H at least the
+        // number of nodes a source reaches, this bans every self-supporting loop
+        // and cuts off nothing real (a real donut's support chain is a simple path);
+        // when that is too large, a smaller H is used only while searching.
+        let sizes: Vec<(usize, usize)> = (0..n_src)
+            .map(|s| {
+                let nodes = enc.q[s].iter().filter(|l| l.is_some()).count();
+                let edges = enc.act[s].iter().filter(|l| l.is_some()).count();
+                (nodes, edges)
+            })
+            .collect();
+        let cost: usize = sizes.iter().map(|(n, e)| (n + e) * n).sum();
+        enc.exact_ranks = cost <= RANK_BUDGET;
+        for s in 0..n_src {
+            let (nodes, edges) = sizes[s];
+            let h = if enc.exact_ranks {
+                nodes
+            } else {
+                (RANK_BUDGET / n_src.max(1) / (nodes + edges).max(1)).clamp(4, nodes.max(4))
+            };
+            let gate: Vec<Lit> = if enc.exact_ranks { vec![] } else { vec![!strong] };
+            let rank: Vec<Vec<Lit>> = (0..enc.nodes.len())
+                .map(|n| {
+                    if enc.q[s][n].is_some() {
+                        (0..h).map(|_| vm.new_lit()).collect()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+            for r in &rank {
+                for j in 1..r.len() {
+                    add(Clause::from([!r[j], r[j - 1]]));
+                }
+            }
+            let mut sup_in: Vec<Vec<Lit>> = vec![Vec::new(); enc.nodes.len()];
+            let mut rooted = vec![false; enc.nodes.len()];
+            for (e, edge) in enc.edges.iter().enumerate() {
+                let Some(a) = enc.act[s][e] else { continue };
+                match edge.from {
+                    From::Source(_) => rooted[edge.to] = true,
+                    From::Node(m) => {
+                        let sup = vm.new_lit();
+                        sup_in[edge.to].push(sup);
+                        add(Clause::from([!sup, a]));
+                        let (rm, rn) = (&rank[m], &rank[edge.to]);
+                        add(Clause::from([!sup, rn[0]]));
+                        for j in 0..h {
+                            let mut cl = vec![!sup, !rm[j]];
+                            if j + 1 < h {
+                                cl.push(rn[j + 1]);
+                            }
+                            add(cl.into_iter().collect());
+                        }
+                    }
+                }
+            }
+            for n in 0..enc.nodes.len() {
+                let Some(qn) = enc.q[s][n] else { continue };
+                if rooted[n] {
+                    continue;
+                }
+                let mut cl = gate.clone();
+                cl.push(!qn);
+                cl.extend(sup_in[n].iter().copied());
+                add(cl.into_iter().collect());
             }
         }
 
@@ -640,25 +717,74 @@ impl Encoding {
                     }
                 }
             }
-            let lost: Vec<usize> = (0..self.nodes.len())
-                .filter(|&n| marked[n] && !founded[n])
-                .collect();
-            for &u in &lost {
+            let lost: Vec<bool> = (0..self.nodes.len()).map(|n| marked[n] && !founded[n]).collect();
+            // Every edge entering the unfounded set from outside it.
+            let mut external = Vec::new();
+            for (e, edge) in self.edges.iter().enumerate() {
+                let inside = match edge.from {
+                    From::Source(_) => false,
+                    From::Node(n) => lost[n],
+                };
+                if lost[edge.to] && !inside {
+                    external.extend(self.act[s][e]);
+                }
+            }
+            for u in (0..self.nodes.len()).filter(|&n| lost[n]) {
                 let Some(qu) = self.q[s][u] else { continue };
                 let mut cl = vec![!qu];
-                for &e in &self.in_edges[u] {
-                    let outside = match self.edges[e].from {
-                        From::Source(_) => true,
-                        From::Node(n) => !(marked[n] && !founded[n]),
-                    };
-                    if outside {
-                        cl.extend(self.act[s][e]);
-                    }
-                }
+                cl.extend(external.iter().copied());
                 clauses.push(cl.into_iter().collect());
             }
         }
         clauses
+    }
+
+    /// The partial assignment a real run gives: the layout's choices, `q` from the
+    /// donuts seen at scans, edges active where both ends hold a donut from the
+    /// same source, and `strong` false. Auxiliary counting variables stay unset.
+    /// Every clause of the relaxation must be satisfiable from here: this is how
+    /// the tests check the claim that the relaxation never cuts off a real run.
+    pub fn witness(&self, layout: &Level, seen: &[crate::sim::Seen]) -> Vec<Option<bool>> {
+        let mut val = vec![None; self.n_vars as usize];
+        let mut set = |l: Lit, b: bool| val[l.var().idx()] = Some(b != l.is_neg());
+        for i in 0..self.free.len() {
+            let chosen = self.chosen(i, layout);
+            for &l in &self.choice[i] {
+                set(l, l == chosen);
+            }
+        }
+        set(self.strong, false);
+        let ids: HashMap<Node, usize> = self.nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let mut on = vec![vec![false; self.nodes.len()]; self.sources.len()];
+        for &(cell, kind, origin, entry) in seen {
+            let Some(s) = self.sources.iter().position(|&c| c == origin) else { continue };
+            if let Some(&n) = ids.get(&Node { cell, kind, entry }) {
+                on[s][n] = true;
+            }
+        }
+        let chosen_val = |l: Lit| {
+            self.choice.iter().flatten().position(|&c| c == l).map_or(true, |_| {
+                let i = self.choice.iter().position(|ch| ch.contains(&l)).unwrap_or(0);
+                self.chosen(i, layout) == l
+            })
+        };
+        for s in 0..self.sources.len() {
+            for n in 0..self.nodes.len() {
+                if let Some(l) = self.q[s][n] {
+                    set(l, on[s][n]);
+                }
+            }
+            for (e, edge) in self.edges.iter().enumerate() {
+                let Some(a) = self.act[s][e] else { continue };
+                let from_on = match edge.from {
+                    From::Source(t) => t == s,
+                    From::Node(n) => on[s][n],
+                };
+                let guard_on = edge.guard.is_none_or(chosen_val);
+                set(a, from_on && guard_on && on[s][edge.to]);
+            }
+        }
+        val
     }
 
     /// Comments naming every belt variable, for DIMACS files.

@@ -156,7 +156,14 @@ pub struct Outcome {
     /// The run depends on the player's choice on a `.` cell only if that cell is
     /// marked here, which is what makes counterexamples from it sound.
     pub visited: Vec<bool>,
+    /// With [`Simulator::recording`]: every donut seen at a scan, as (cell, kind,
+    /// origin, direction it entered a crossover). Empty otherwise.
+    pub occupancy: Vec<Seen>,
 }
+
+/// One donut seen at a scan: cell, kind, origin, and for a crossover the
+/// direction it is moving.
+pub type Seen = (CellId, Kind, CellId, Option<Dir>);
 
 /// The most ticks a run may take before [`End::TickLimit`].
 pub const MAX_TICKS: u32 = 1_000_000;
@@ -271,6 +278,7 @@ pub struct Simulator {
     deliveries: Vec<Delivery>,
     delivered: Vec<bool>,
     visited: Vec<bool>,
+    occupancy: Option<std::collections::HashSet<Seen>>,
     history: HashMap<u64, u32>,
     detect_steady: bool,
     // Work buffers, reused every tick.
@@ -297,6 +305,7 @@ impl Simulator {
             deliveries: Vec::new(),
             delivered,
             visited: vec![false; n],
+            occupancy: None,
             history: HashMap::with_capacity(256),
             detect_steady: true,
             moves: Vec::with_capacity(n),
@@ -306,6 +315,14 @@ impl Simulator {
             next_into: Vec::with_capacity(n),
             stack: Vec::with_capacity(n),
         }
+    }
+
+    /// A simulator that also records every donut seen at a scan (for checking
+    /// that real runs satisfy the SAT encoding).
+    pub fn recording(level: &Level) -> Simulator {
+        let mut s = Simulator::new(level);
+        s.occupancy = Some(Default::default());
+        s
     }
 
     /// The state of every cell (row-major).
@@ -339,6 +356,14 @@ impl Simulator {
             end: self.end.unwrap_or(End::TickLimit { tick: self.tick }),
             deliveries: self.deliveries,
             visited: self.visited,
+            occupancy: self
+                .occupancy
+                .map(|o| {
+                    let mut v: Vec<Seen> = o.into_iter().collect();
+                    v.sort_unstable();
+                    v
+                })
+                .unwrap_or_default(),
         }
     }
 
@@ -478,6 +503,13 @@ impl Simulator {
                         continue;
                     };
                     self.visited[p.index()] = true;
+                    if let Some(occ) = &mut self.occupancy {
+                        let entry = match self.cells[p.index()].cross {
+                            Cross::Occupied(d) if tile == Tile::Crossover => Some(d),
+                            _ => None,
+                        };
+                        occ.insert((p, donut.kind, donut.origin, entry));
+                    }
                     if tile == Tile::Empty {
                         return Some(End::Stranded {
                             tick: t,

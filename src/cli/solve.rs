@@ -2,7 +2,10 @@
 //! line.
 
 use super::{load_level, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
-use crate::cegar::{solve, Options, Progress, Report, Status};
+use crate::cegar::{solve, Options, Progress, Report, Status, Times};
+use crate::level::Level;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
 use crate::encode::Encoding;
 use crate::sat::{dimacs, Answer, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
@@ -110,19 +113,7 @@ fn summary(r: &Report) -> String {
 pub fn run(a: Args) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
     let opts = options(&a)?;
-    let mut progress = |p: &Progress| {
-        eprintln!(
-            "progress: {:.1}s, {} iterations, best {}, {} {}",
-            p.elapsed.as_secs_f64(),
-            p.iterations,
-            p.best.map_or("none".into(), |b| format!("{b} belts")),
-            if p.proving { "proving" } else { "searching" },
-            p.bound
-                .map_or("any size".into(), |b| format!("<= {b} belts")),
-        );
-    };
-    let report = solve(&level, &opts, &mut progress)
-        .map_err(|e| CliError::bad_input(format!("error: {e}")))?;
+    let report = solve_with_hard_timeout(&level, &opts)?;
     if a.json {
         println!("{}", report_json(&report));
     } else {
@@ -132,6 +123,68 @@ pub fn run(a: Args) -> Result<i32, CliError> {
         eprintln!("{}", summary(&report));
     }
     Ok(exit_code(report.status))
+}
+
+/// Runs the solve loop on a worker thread, printing progress lines on stderr, and
+/// stops waiting at the timeout even if the SAT backend cannot be interrupted
+/// (varisat): the best verified layout so far is then reported as `solved`.
+fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliError> {
+    let best: Arc<Mutex<Option<Level>>> = Arc::new(Mutex::new(None));
+    let (tx, rx) = mpsc::channel();
+    let start = Instant::now();
+    {
+        let (level, opts, best) = (level.clone(), opts.clone(), best.clone());
+        std::thread::spawn(move || {
+            let mut progress = |p: &Progress| {
+                if let Some(l) = &p.improved {
+                    if let Ok(mut b) = best.lock() {
+                        *b = Some(l.clone());
+                    }
+                    return;
+                }
+                eprintln!(
+                    "progress: {:.1}s, {} iterations, best {}, {} {}",
+                    p.elapsed.as_secs_f64(),
+                    p.iterations,
+                    p.best.map_or("none".into(), |b| format!("{b} belts")),
+                    if p.proving { "proving" } else { "searching" },
+                    p.bound.map_or("any size".into(), |b| format!("<= {b} belts")),
+                );
+            };
+            let _ = tx.send(solve(&level, &opts, &mut progress));
+        });
+    }
+    let received = match opts.timeout {
+        Some(t) => rx.recv_timeout(t + Duration::from_millis(500)).ok(),
+        None => rx.recv().ok(),
+    };
+    match received {
+        Some(r) => r.map_err(|e| CliError::bad_input(format!("error: {e}"))),
+        None => {
+            let layout = best.lock().ok().and_then(|b| b.clone());
+            let belts = layout.as_ref().map(|l| l.added_belts(level));
+            Ok(Report {
+                status: if layout.is_some() { Status::Solved } else { Status::Unknown },
+                claim: if layout.is_some() {
+                    "verified by the simulator; timed out before proving it minimal".into()
+                } else {
+                    "timed out before a layout or a proof".into()
+                },
+                layout,
+                belts,
+                iterations: 0,
+                counterexamples: 0,
+                loop_clauses: 0,
+                variables: 0,
+                clauses: 0,
+                times: Times {
+                    total: start.elapsed(),
+                    ..Times::default()
+                },
+                solver: opts.solver.name(),
+            })
+        }
+    }
 }
 
 #[derive(clap::Args, Debug)]

@@ -58,6 +58,14 @@ impl SolverChoice {
         }
     }
 
+    pub fn name(&self) -> String {
+        match self {
+            SolverChoice::Varisat => "varisat".into(),
+            SolverChoice::Cadical => "cadical".into(),
+            SolverChoice::Command(p) => format!("cmd:{p}"),
+        }
+    }
+
     pub fn build(&self) -> Result<Box<dyn Backend>, String> {
         match self {
             SolverChoice::Varisat => Ok(Box::new(VarisatBackend::default())),

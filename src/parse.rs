@@ -186,8 +186,7 @@ struct Token<'a> {
 fn tokens(line: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, char col)
-    let mut col = 0;
-    for (b, c) in line.char_indices() {
+    for (col, (b, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() {
             if let Some((sb, sc)) = start.take() {
                 out.push(Token {
@@ -198,7 +197,6 @@ fn tokens(line: &str) -> Vec<Token<'_>> {
         } else if start.is_none() {
             start = Some((b, col));
         }
-        col += 1;
     }
     if let Some((sb, sc)) = start {
         out.push(Token {

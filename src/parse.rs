@@ -186,8 +186,7 @@ struct Token<'a> {
 fn tokens(line: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None; // (byte, char col)
-    let mut col = 0;
-    for (b, c) in line.char_indices() {
+    for (col, (b, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() {
             if let Some((sb, sc)) = start.take() {
                 out.push(Token {
@@ -198,7 +197,6 @@ fn tokens(line: &str) -> Vec<Token<'_>> {
         } else if start.is_none() {
             start = Some((b, col));
         }
-        col += 1;
     }
     if let Some((sb, sc)) = start {
         out.push(Token {
@@ -416,7 +414,7 @@ mod tests {
             ":targets 0 1 3 7 15\n+> +v? -^ -<? ->3 1v 2^ 8< x> X^ b>7 T- T+v U- U+< * # . ^\n",
         )
         .unwrap();
-        assert_eq!(l.shape.width, 20);
+        assert_eq!(l.shape.width, 19);
         assert_eq!(l.at(1, 0), Tile::AnySource(Dir::Down));
         assert_eq!(
             l.at(6, 0),
@@ -485,7 +483,7 @@ mod tests {
 
     #[test]
     fn render_shows_line_and_caret() {
-        let e = parse("+> ->\n.  ?? .").unwrap_err();
+        let e = parse("+> -> .\n.  ?? .").unwrap_err();
         let r = e.render("x.txt");
         assert!(r.contains("--> x.txt:2:4"), "{r}");
         assert!(r.ends_with("|    ^^"), "{r}");

@@ -84,7 +84,7 @@ impl CliError {
 /// Reads and parses a level or layout file; errors are bad input.
 pub fn load_level(path: &Path) -> Result<Level, CliError> {
     let bytes = std::fs::read(path)
-        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| CliError::bad_input(format!("error: cannot read {}: {e}", path.display())))?;
     parse_bytes(&bytes).map_err(|e| {
         CliError::bad_input(format!("error: {}", e.render(&path.display().to_string())))
     })

@@ -1,6 +1,10 @@
 //! `frosted simulate` and `frosted show`: drawing a board and a run in the terminal.
 
+use super::verify::verdict_text;
 use super::{load_level, load_pair, CliError, EXIT_OK};
+use crate::judge::{judge, reason_for, Verdict};
+use crate::render;
+use crate::sim::Simulator;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -23,14 +27,60 @@ pub struct ShowArgs {
     pub level: PathBuf,
 }
 
+/// Runs the layout, drawing the board after every tick (`--trace`) or once at the
+/// end, then says how the run ended and gives the verdict. The exit code is 0
+/// whatever the verdict: the command succeeded in drawing the run.
 pub fn run(args: Args) -> Result<i32, CliError> {
-    let (_level, layout) = load_pair(&args.level, args.layout.as_ref())?;
-    print!("{layout}");
+    let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
+    let mut out = String::new();
+    out.push_str(&render::summary(&layout));
+    out.push_str(&render::board(&layout));
+    out.push_str(&render::legend(&layout, true));
+
+    let mut sim = Simulator::new(&layout);
+    let mut done = 0u32;
+    let end = loop {
+        if args.ticks.is_some_and(|n| done >= n) {
+            break None;
+        }
+        match sim.step() {
+            Some(end) => break Some(end),
+            None => {
+                done += 1;
+                if args.trace {
+                    out.push_str(&format!("\ntick {done}\n"));
+                    out.push_str(&render::state(&layout, &sim));
+                }
+            }
+        }
+    };
+    if !args.trace {
+        out.push_str(&format!("\nafter tick {done}\n"));
+        out.push_str(&render::state(&layout, &sim));
+    }
+    out.push('\n');
+    let verdict = match end {
+        // The verdict's `run:` line says how the run ended.
+        Some(_) => {
+            let outcome = sim.into_outcome();
+            let reason = reason_for(&layout, &outcome);
+            Verdict { outcome, reason }
+        }
+        None => {
+            out.push_str(&format!(
+                "stopped after {done} ticks (--ticks {done}); the verdict is on the whole run:\n"
+            ));
+            judge(&layout)
+        }
+    };
+    out.push_str(&verdict_text(&level, &layout, &verdict));
+    print!("{out}");
     Ok(EXIT_OK)
 }
 
+/// Draws a level (or a layout) with a summary and a legend.
 pub fn show(args: ShowArgs) -> Result<i32, CliError> {
     let level = load_level(&args.level)?;
-    print!("{level}");
+    print!("{}", render::level(&level));
     Ok(EXIT_OK)
 }

@@ -84,9 +84,10 @@ pub fn verdict_text(level: &Level, layout: &Level, v: &Verdict) -> String {
         None => {
             let sources = level.sources().count();
             let targets = level.targets().count();
+            let belts = layout.added_belts(level);
+            let plural = if belts == 1 { "" } else { "s" };
             out.push_str(&format!(
-                "solved: every source delivered ({sources}) and every target received ({targets}), with {} belts placed\n",
-                layout.added_belts(level)
+                "solved: every source delivered ({sources}) and every target received ({targets}), with {belts} belt{plural} placed\n",
             ));
         }
         Some(r) => out.push_str(&format!("not solved: {}\n", explain(layout, r, &v.outcome))),

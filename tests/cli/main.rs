@@ -1,0 +1,141 @@
+//! Snapshot tests of the `frosted` command line, in the style of ruff's
+//! `crates/ruff/tests/cli/`: one module per subcommand, each running the real
+//! binary and snapshotting its exit code, stdout and stderr together.
+//!
+//! Every command runs with a relative working directory and relative paths, so the
+//! snapshots do not depend on where the repository lives: the repository's own
+//! files run from `CARGO_MANIFEST_DIR`, and files made up by a test are written to
+//! a scratch directory under `CARGO_TARGET_TMPDIR` and run from there.
+//!
+//! Update the snapshots with `INSTA_UPDATE=always cargo test --test cli` (or
+//! `cargo insta review`), then read every changed `.snap` file.
+
+/// Snapshots `frosted args...` run from the repository root, with the command line
+/// as the snapshot's description.
+macro_rules! assert_cmd_snapshot {
+    ($args:expr) => {{
+        let args: &[&str] = $args;
+        insta::with_settings!({ description => $crate::command_line(args), omit_expression => true }, {
+            insta::assert_snapshot!($crate::run(args));
+        });
+    }};
+    ($dir:expr, $args:expr) => {{
+        let args: &[&str] = $args;
+        insta::with_settings!({ description => $crate::command_line(args), omit_expression => true }, {
+            insta::assert_snapshot!($crate::run_in($dir, args));
+        });
+    }};
+}
+
+mod show;
+mod simulate;
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `frosted args...` in `dir` and returns its exit code, stdout and stderr as
+/// one snapshot string.
+pub(crate) fn run_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_frosted"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("running the frosted binary");
+    let code = out
+        .status
+        .code()
+        .map_or_else(|| "killed by a signal".to_string(), |c| c.to_string());
+    format!(
+        "exit: {code}\n--- stdout\n{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs `frosted args...` from the repository root.
+pub(crate) fn run(args: &[&str]) -> String {
+    run_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// The command line, for the snapshot's description.
+pub(crate) fn command_line(args: &[&str]) -> String {
+    std::iter::once("frosted")
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A fresh scratch directory `CARGO_TARGET_TMPDIR/cli/<name>` holding `files`
+/// (relative name, contents). Each test uses its own name, so tests running in
+/// parallel do not share files.
+pub(crate) fn scratch(name: &str, files: &[(&str, &[u8])]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clearing the scratch directory");
+    }
+    std::fs::create_dir_all(&dir).expect("creating the scratch directory");
+    for (file, contents) in files {
+        std::fs::write(dir.join(file), contents).expect("writing a scratch file");
+    }
+    dir
+}
+
+/// A level of `levels/` found by `insta::glob!`.
+pub(crate) struct RepoLevel {
+    /// `levels/<world>/<name>.txt`, relative to the repository root.
+    pub level: String,
+    /// `levels/<world>/<name>.solution.txt`.
+    pub solution: String,
+    /// `levels/<world>/<name>.wrong.txt`.
+    pub wrong: String,
+    /// `<world>__<name>`: a snapshot suffix that does not change when levels of
+    /// other worlds are added (the suffix `glob!` picks itself is relative to the
+    /// common prefix of all files found, which does).
+    pub suffix: String,
+}
+
+impl RepoLevel {
+    /// `None` for the `.solution.txt` and `.wrong.txt` files beside the levels.
+    pub fn from_glob(path: &Path) -> Option<RepoLevel> {
+        let name = path.file_name()?.to_str()?;
+        if name.ends_with(".solution.txt") || name.ends_with(".wrong.txt") {
+            return None;
+        }
+        let stem = name.strip_suffix(".txt")?;
+        let world = path.parent()?.file_name()?.to_str()?;
+        let dir = format!("levels/{world}");
+        Some(RepoLevel {
+            level: format!("{dir}/{stem}.txt"),
+            solution: format!("{dir}/{stem}.solution.txt"),
+            wrong: format!("{dir}/{stem}.wrong.txt"),
+            suffix: format!("{world}__{stem}"),
+        })
+    }
+}
+
+/// Whether a file exists, relative to the repository root.
+pub(crate) fn exists(relative: &str) -> bool {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(relative)
+        .exists()
+}
+
+#[test]
+fn help() {
+    assert_cmd_snapshot!(&["--help"]);
+}
+
+#[test]
+fn no_subcommand() {
+    assert_cmd_snapshot!(&[]);
+}
+
+#[test]
+fn unknown_subcommand() {
+    assert_cmd_snapshot!(&["frost"]);
+}

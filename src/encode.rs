@@ -278,15 +278,23 @@ impl Encoding {
             })
             .collect();
         let cost: usize = sizes.iter().map(|(n, e)| (n + e) * n).sum();
-        enc.exact_ranks = cost <= RANK_BUDGET;
+        let budget: usize = std::env::var("FROSTED_RANK_BUDGET")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(RANK_BUDGET);
+        enc.exact_ranks = cost <= budget;
         for s in 0..n_src {
             let (nodes, edges) = sizes[s];
             let h = if enc.exact_ranks {
                 nodes
             } else {
-                (RANK_BUDGET / n_src.max(1) / (nodes + edges).max(1)).clamp(4, nodes.max(4))
+                (budget / n_src.max(1) / (nodes + edges).max(1)).clamp(4, nodes.max(4))
             };
-            let gate: Vec<Lit> = if enc.exact_ranks { vec![] } else { vec![!strong] };
+            let gate: Vec<Lit> = if enc.exact_ranks {
+                vec![]
+            } else {
+                vec![!strong]
+            };
             let rank: Vec<Vec<Lit>> = (0..enc.nodes.len())
                 .map(|n| {
                     if enc.q[s][n].is_some() {
@@ -717,7 +725,9 @@ impl Encoding {
                     }
                 }
             }
-            let lost: Vec<bool> = (0..self.nodes.len()).map(|n| marked[n] && !founded[n]).collect();
+            let lost: Vec<bool> = (0..self.nodes.len())
+                .map(|n| marked[n] && !founded[n])
+                .collect();
             // Every edge entering the unfounded set from outside it.
             let mut external = Vec::new();
             for (e, edge) in self.edges.iter().enumerate() {
@@ -754,19 +764,34 @@ impl Encoding {
             }
         }
         set(self.strong, false);
-        let ids: HashMap<Node, usize> = self.nodes.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let ids: HashMap<Node, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (*n, i))
+            .collect();
         let mut on = vec![vec![false; self.nodes.len()]; self.sources.len()];
         for &(cell, kind, origin, entry) in seen {
-            let Some(s) = self.sources.iter().position(|&c| c == origin) else { continue };
+            let Some(s) = self.sources.iter().position(|&c| c == origin) else {
+                continue;
+            };
             if let Some(&n) = ids.get(&Node { cell, kind, entry }) {
                 on[s][n] = true;
             }
         }
         let chosen_val = |l: Lit| {
-            self.choice.iter().flatten().position(|&c| c == l).map_or(true, |_| {
-                let i = self.choice.iter().position(|ch| ch.contains(&l)).unwrap_or(0);
-                self.chosen(i, layout) == l
-            })
+            self.choice
+                .iter()
+                .flatten()
+                .position(|&c| c == l)
+                .map_or(true, |_| {
+                    let i = self
+                        .choice
+                        .iter()
+                        .position(|ch| ch.contains(&l))
+                        .unwrap_or(0);
+                    self.chosen(i, layout) == l
+                })
         };
         for s in 0..self.sources.len() {
             for n in 0..self.nodes.len() {

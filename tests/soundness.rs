@@ -10,7 +10,9 @@ use rustsat::instances::{BasicVarManager, Cnf};
 
 #[test]
 fn known_solutions_satisfy_the_relaxed_encoding() {
-    let Some(root) = common::ff_levels() else { return };
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
     let mut broken = Vec::new();
     let mut n = 0;
     for level_path in common::real_levels(&root) {
@@ -41,5 +43,9 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
         n += 1;
     }
     assert!(n >= 30);
-    assert!(broken.is_empty(), "clauses falsified by real runs:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "clauses falsified by real runs:\n{}",
+        broken.join("\n")
+    );
 }

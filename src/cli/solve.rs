@@ -3,17 +3,17 @@
 
 use super::{load_level, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
 use crate::cegar::{solve, Options, Progress, Report, Status, Times};
-use crate::level::Level;
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::Instant;
 use crate::encode::Encoding;
+use crate::level::Level;
 use crate::sat::{dimacs, Answer, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Clause;
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -148,7 +148,8 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                     p.iterations,
                     p.best.map_or("none".into(), |b| format!("{b} belts")),
                     if p.proving { "proving" } else { "searching" },
-                    p.bound.map_or("any size".into(), |b| format!("<= {b} belts")),
+                    p.bound
+                        .map_or("any size".into(), |b| format!("<= {b} belts")),
                 );
             };
             let _ = tx.send(solve(&level, &opts, &mut progress));
@@ -164,7 +165,11 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
             let layout = best.lock().ok().and_then(|b| b.clone());
             let belts = layout.as_ref().map(|l| l.added_belts(level));
             Ok(Report {
-                status: if layout.is_some() { Status::Solved } else { Status::Unknown },
+                status: if layout.is_some() {
+                    Status::Solved
+                } else {
+                    Status::Unknown
+                },
                 claim: if layout.is_some() {
                     "verified by the simulator; timed out before proving it minimal".into()
                 } else {

@@ -286,9 +286,107 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
+    /// A folder: every level file under it (recursively) is solved; files named
+    /// `*.solution.txt` or `*.wrong.txt`, and the `judged` folder, are skipped.
     pub dir: PathBuf,
+    /// Seconds allowed per level.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// The SAT solver, as for `solve`.
+    #[arg(long, default_value = "varisat", value_name = "SOLVER")]
+    pub solver: String,
+    /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
-pub fn bench(_a: BenchArgs) -> Result<i32, CliError> {
-    Err(CliError::bad_input("not implemented yet"))
+fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() {
+            if name != "judged" && !name.starts_with('.') {
+                level_files(&p, out)?;
+            }
+        } else if name.ends_with(".txt") && !name.ends_with(".solution.txt") && !name.ends_with(".wrong.txt") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Solves every level under a folder, each in its own `frosted solve` process
+/// (so a timeout really stops it), and prints a table with totals.
+pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
+    SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
+    let mut files = Vec::new();
+    level_files(&a.dir, &mut files)
+        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.dir.display())))?;
+    if files.is_empty() {
+        return Err(CliError::bad_input(format!("no level files under {}", a.dir.display())));
+    }
+    let exe = std::env::current_exe().map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
+    let mut rows = Vec::new();
+    if !a.json {
+        println!("{:<44} {:>10} {:>6} {:>10} {:>9}", "level", "status", "belts", "iterations", "seconds");
+    }
+    for f in &files {
+        let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
+        let t = Instant::now();
+        let out = std::process::Command::new(&exe)
+            .arg("solve")
+            .arg(f)
+            .args(["--json", "--timeout", &a.timeout.to_string(), "--solver", &a.solver])
+            .stderr(std::process::Stdio::null())
+            .output();
+        let v: serde_json::Value = out
+            .ok()
+            .and_then(|o| serde_json::from_slice(&o.stdout).ok())
+            .unwrap_or_else(|| json!({"status": "error", "seconds": t.elapsed().as_secs_f64()}));
+        let row = json!({
+            "level": name,
+            "status": v["status"],
+            "belts": v["belts"],
+            "iterations": v["iterations"],
+            "seconds": v["seconds"],
+        });
+        if !a.json {
+            println!(
+                "{:<44} {:>10} {:>6} {:>10} {:>9.2}",
+                name,
+                v["status"].as_str().unwrap_or("error"),
+                v["belts"].as_u64().map_or("-".into(), |b| b.to_string()),
+                v["iterations"].as_u64().unwrap_or(0),
+                v["seconds"].as_f64().unwrap_or(0.0)
+            );
+        }
+        rows.push(row);
+    }
+    let count = |s: &str| rows.iter().filter(|r| r["status"] == s).count();
+    let seconds: f64 = rows.iter().filter_map(|r| r["seconds"].as_f64()).sum();
+    let totals = json!({
+        "levels": rows.len(),
+        "optimal": count("optimal"),
+        "solved": count("solved"),
+        "unsolvable": count("unsolvable"),
+        "unknown": count("unknown"),
+        "error": count("error"),
+        "seconds": seconds,
+    });
+    if a.json {
+        println!("{}", json!({"levels": rows, "totals": totals}));
+    } else {
+        println!(
+            "total: {} levels, {} optimal, {} solved, {} unsolvable, {} unknown, {} errors, {:.1}s",
+            rows.len(),
+            count("optimal"),
+            count("solved"),
+            count("unsolvable"),
+            count("unknown"),
+            count("error"),
+            seconds
+        );
+    }
+    Ok(EXIT_OK)
 }

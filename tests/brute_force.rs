@@ -43,20 +43,34 @@ fn random_level(rng: &mut Rng, max_free: usize) -> Level {
         let cell = frosted::grid::CellId(c as u32);
         let ok: Vec<Dir> = Dir::ALL
             .into_iter()
-            .filter(|&d| shape.step(cell, if back { d.opposite() } else { d }).is_some())
+            .filter(|&d| {
+                shape
+                    .step(cell, if back { d.opposite() } else { d })
+                    .is_some()
+            })
             .collect();
         ok[rng.below(ok.len())]
     };
-    let mut place = |tiles: &mut Vec<Tile>, rng: &mut Rng, it: &mut dyn Iterator<Item = usize>, kind: usize| {
-        let Some(c) = it.next() else { return };
-        tiles[c] = match kind {
-            0 => Tile::Source(inward(rng, c, false)),
-            1 => Tile::AnySource(inward(rng, c, false)),
-            2 => Tile::Target { dir: inward(rng, c, true), accepts: Accepts::Only(Kind::PLAIN) },
-            3 => Tile::Target { dir: inward(rng, c, true), accepts: Accepts::Any },
-            _ => Tile::Target { dir: inward(rng, c, true), accepts: Accepts::Only(Kind::new(1).unwrap_or(Kind::PLAIN)) },
+    let mut place =
+        |tiles: &mut Vec<Tile>, rng: &mut Rng, it: &mut dyn Iterator<Item = usize>, kind: usize| {
+            let Some(c) = it.next() else { return };
+            tiles[c] = match kind {
+                0 => Tile::Source(inward(rng, c, false)),
+                1 => Tile::AnySource(inward(rng, c, false)),
+                2 => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Only(Kind::PLAIN),
+                },
+                3 => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Any,
+                },
+                _ => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Only(Kind::new(1).unwrap_or(Kind::PLAIN)),
+                },
+            };
         };
-    };
     let any = rng.below(4) == 0;
     place(&mut tiles, rng, &mut it, if any { 1 } else { 0 });
     if rng.below(3) == 0 {
@@ -75,9 +89,15 @@ fn random_level(rng: &mut Rng, max_free: usize) -> Level {
     let extras = rng.below(3);
     for _ in 0..extras {
         let t = match rng.below(7) {
-            0 => Tile::Topper { kind: Kind::new(1 + rng.below(2) as u8).unwrap_or(Kind::PLAIN), dir: rng.dir() },
+            0 => Tile::Topper {
+                kind: Kind::new(1 + rng.below(2) as u8).unwrap_or(Kind::PLAIN),
+                dir: rng.dir(),
+            },
             1 => Tile::Splitter(rng.dir()),
-            2 => Tile::Bumper { dir: rng.dir(), kind: Kind::new(rng.below(2) as u8).unwrap_or(Kind::PLAIN) },
+            2 => Tile::Bumper {
+                dir: rng.dir(),
+                kind: Kind::new(rng.below(2) as u8).unwrap_or(Kind::PLAIN),
+            },
             3 => Tile::Crossover,
             4 => Tile::Belt(rng.dir()),
             5 => Tile::Block,
@@ -89,7 +109,9 @@ fn random_level(rng: &mut Rng, max_free: usize) -> Level {
         put(t, &mut it);
     }
     // Block cells until few enough are free.
-    let mut free: Vec<usize> = (0..tiles.len()).filter(|&i| tiles[i] == Tile::Empty).collect();
+    let mut free: Vec<usize> = (0..tiles.len())
+        .filter(|&i| tiles[i] == Tile::Empty)
+        .collect();
     while free.len() > max_free {
         let i = rng.below(free.len());
         tiles[free.swap_remove(i)] = Tile::Block;
@@ -98,7 +120,11 @@ fn random_level(rng: &mut Rng, max_free: usize) -> Level {
     if rng.below(4) == 0 {
         flags.targets = Some(vec![Kind::PLAIN]);
     }
-    Level { shape, tiles, flags }
+    Level {
+        shape,
+        tiles,
+        flags,
+    }
 }
 
 /// The fewest belts of any solving layout, by trying all of them.
@@ -132,7 +158,10 @@ fn brute_force(level: &Level) -> Option<usize> {
 
 #[test]
 fn solve_agrees_with_brute_force_on_tiny_random_levels() {
-    let cases: usize = std::env::var("FROSTED_BRUTE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60);
+    let cases: usize = std::env::var("FROSTED_BRUTE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(60);
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let (mut solvable, mut unsolvable) = (0, 0);
     for case in 0..cases {
@@ -160,7 +189,12 @@ fn solve_agrees_with_brute_force_on_tiny_random_levels() {
             None => unsolvable += 1,
         }
     }
-    eprintln!("{cases} tiny levels: {solvable} solvable, {unsolvable} unsolvable; solve agreed on all");
+    eprintln!(
+        "{cases} tiny levels: {solvable} solvable, {unsolvable} unsolvable; solve agreed on all"
+    );
     // The generator must produce both kinds, or the comparison proves little.
-    assert!(solvable >= cases / 10 && unsolvable >= cases / 10, "{solvable} solvable, {unsolvable} unsolvable");
+    assert!(
+        solvable >= cases / 10 && unsolvable >= cases / 10,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
 }

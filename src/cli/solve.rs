@@ -301,7 +301,9 @@ pub struct BenchArgs {
 }
 
 fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     entries.sort();
     for p in entries {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -309,7 +311,10 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             if name != "judged" && !name.starts_with('.') {
                 level_files(&p, out)?;
             }
-        } else if name.ends_with(".txt") && !name.ends_with(".solution.txt") && !name.ends_with(".wrong.txt") {
+        } else if name.ends_with(".txt")
+            && !name.ends_with(".solution.txt")
+            && !name.ends_with(".wrong.txt")
+        {
             out.push(p);
         }
     }
@@ -324,12 +329,19 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     level_files(&a.dir, &mut files)
         .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.dir.display())))?;
     if files.is_empty() {
-        return Err(CliError::bad_input(format!("no level files under {}", a.dir.display())));
+        return Err(CliError::bad_input(format!(
+            "no level files under {}",
+            a.dir.display()
+        )));
     }
-    let exe = std::env::current_exe().map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
     let mut rows = Vec::new();
     if !a.json {
-        println!("{:<44} {:>10} {:>6} {:>10} {:>9}", "level", "status", "belts", "iterations", "seconds");
+        println!(
+            "{:<44} {:>10} {:>6} {:>10} {:>9}",
+            "level", "status", "belts", "iterations", "seconds"
+        );
     }
     for f in &files {
         let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
@@ -337,7 +349,13 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         let out = std::process::Command::new(&exe)
             .arg("solve")
             .arg(f)
-            .args(["--json", "--timeout", &a.timeout.to_string(), "--solver", &a.solver])
+            .args([
+                "--json",
+                "--timeout",
+                &a.timeout.to_string(),
+                "--solver",
+                &a.solver,
+            ])
             .stderr(std::process::Stdio::null())
             .output();
         let v: serde_json::Value = out

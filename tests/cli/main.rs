@@ -29,6 +29,7 @@ macro_rules! assert_cmd_snapshot {
 
 mod show;
 mod simulate;
+mod solve;
 mod verify;
 
 use std::path::{Path, PathBuf};

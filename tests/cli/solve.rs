@@ -1,0 +1,224 @@
+//! `frosted solve`, `dump-cnf`, `decode` and `bench`. Timings are replaced by
+//! `[time]` so the snapshots are stable.
+
+use crate::{command_line, run, run_in, scratch};
+use std::path::Path;
+
+/// Replaces every number of seconds (`1.234s`, `"seconds":1.2`, table columns)
+/// by a placeholder.
+fn normalize(s: &str) -> String {
+    s.lines()
+        .map(|l| {
+            if l.starts_with("time:") {
+                "time: [time]".to_string()
+            } else if l.starts_with("progress:") {
+                String::new()
+            } else {
+                let mut out = String::new();
+                let mut rest = l;
+                while let Some(i) = rest.find("\"seconds\":") {
+                    out.push_str(&rest[..i + 10]);
+                    rest = &rest[i + 10..];
+                    let end = rest.find([',', '}']).unwrap_or(rest.len());
+                    out.push_str("[time]");
+                    rest = &rest[end..];
+                }
+                out.push_str(rest);
+                out
+            }
+        })
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+macro_rules! snap {
+    ($text:expr, $args:expr) => {
+        insta::with_settings!({ description => command_line($args), omit_expression => true }, {
+            insta::assert_snapshot!(normalize(&$text));
+        });
+    };
+}
+
+#[test]
+fn solve_every_example_level() {
+    insta::glob!("../../levels", "*/*.txt", |path| {
+        let name = path.to_string_lossy().to_string();
+        if name.ends_with(".solution.txt") || name.ends_with(".wrong.txt") {
+            return;
+        }
+        let rel = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(path)
+            .to_string_lossy()
+            .to_string();
+        let world = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let args = ["solve", rel.as_str()];
+        insta::with_settings!({ snapshot_suffix => format!("{world}__{stem}"), description => command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(normalize(&run(&args)));
+        });
+    });
+}
+
+#[test]
+fn solve_json() {
+    let args = ["solve", "--json", "levels/01-toppers/first-frosting.txt"];
+    snap!(run(&args), &args);
+}
+
+#[test]
+fn solve_first_and_max_belts() {
+    let args = ["solve", "--first", "levels/02-several/three-sources.txt"];
+    let out = run(&args);
+    assert!(out.starts_with("exit: 0"), "{out}");
+    let args = [
+        "solve",
+        "--max-belts",
+        "2",
+        "levels/01-toppers/whipped-cream.txt",
+    ];
+    snap!(run(&args), &args);
+}
+
+#[test]
+fn solve_bad_solver() {
+    let args = [
+        "solve",
+        "--solver",
+        "nope",
+        "levels/01-toppers/first-frosting.txt",
+    ];
+    snap!(run(&args), &args);
+}
+
+#[test]
+fn solve_bad_level() {
+    let dir = scratch("solve_bad_level", &[("bad.txt", b"+> ?? ->\n")]);
+    let args = ["solve", "bad.txt"];
+    snap!(run_in(&dir, &args), &args);
+}
+
+#[test]
+fn solve_unsolvable() {
+    let dir = scratch(
+        "solve_unsolvable",
+        &[("impossible.txt", b"+>  .   .   -<\n.   .   .   .\n")],
+    );
+    let args = ["solve", "impossible.txt"];
+    snap!(run_in(&dir, &args), &args);
+}
+
+#[test]
+fn dump_cnf_header() {
+    let args = ["dump-cnf", "levels/01-toppers/first-frosting.txt"];
+    let out = run(&args);
+    let head: Vec<&str> = out.lines().take(12).collect();
+    snap!(head.join("\n"), &args);
+    assert!(out.lines().any(|l| l.starts_with("p cnf ")));
+}
+
+#[test]
+fn decode_errors() {
+    let dir = scratch(
+        "decode_errors",
+        &[
+            ("level.txt", b"+>  .   ->\n"),
+            ("unsat.txt", b"s UNSATISFIABLE\n"),
+            ("garbage.txt", b"hello\n"),
+        ],
+    );
+    for model in ["unsat.txt", "garbage.txt", "missing.txt"] {
+        let args = ["decode", "level.txt", model];
+        let out = run_in(&dir, &args);
+        insta::with_settings!({ snapshot_suffix => model.replace('.', "_"), description => command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(out);
+        });
+    }
+}
+
+/// The external-solver path end to end: dump the CNF, run Debian's `cadical` on
+/// it, decode the model, and verify the layout; and solve through `cmd:cadical`.
+#[test]
+fn dump_solve_with_cadical_decode_verify() {
+    if std::process::Command::new("cadical")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but `cadical` is not installed"
+        );
+        eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+        return;
+    }
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
+    let dir = scratch("cadical_round_trip", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let out = run_in(&dir, &["dump-cnf", "level.txt", "-o", "level.cnf"]);
+    assert!(out.starts_with("exit: 0"), "{out}");
+    let model = std::process::Command::new("cadical")
+        .arg(dir.join("level.cnf"))
+        .output()
+        .expect("running cadical");
+    assert_eq!(
+        model.status.code(),
+        Some(10),
+        "cadical says SAT with exit code 10"
+    );
+    std::fs::write(dir.join("model.txt"), &model.stdout).expect("write model");
+    let exe = env!("CARGO_BIN_EXE_frosted");
+    let decoded = std::process::Command::new(exe)
+        .args(["decode", "level.txt", "model.txt"])
+        .current_dir(&dir)
+        .output()
+        .expect("decode");
+    assert_eq!(decoded.status.code(), Some(0));
+    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
+    let verify = run_in(&dir, &["verify", "level.txt", "layout.txt"]);
+    assert!(
+        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
+        "decode gave a layout of the level: {verify}"
+    );
+
+    let solved = std::process::Command::new(exe)
+        .args(["solve", "--solver", "cmd:cadical", "level.txt"])
+        .current_dir(&dir)
+        .output()
+        .expect("solve");
+    assert_eq!(solved.status.code(), Some(0));
+    std::fs::write(dir.join("solved.txt"), &solved.stdout).expect("write solved");
+    let verify = run_in(&dir, &["verify", "level.txt", "solved.txt"]);
+    assert!(verify.starts_with("exit: 0"), "{verify}");
+    assert!(String::from_utf8_lossy(&solved.stderr).contains("status: optimal"));
+}
+
+#[test]
+fn bench_table() {
+    let args = ["bench", "levels/03-targets-flag"];
+    let out = run(&args);
+    // Seconds vary: keep the level, status, belts and iterations columns.
+    let table: Vec<String> = out
+        .lines()
+        .map(|l| {
+            if l.starts_with("exit:") || l.starts_with("---") {
+                l.to_string()
+            } else if l.starts_with("total:") {
+                l.rsplit_once(',')
+                    .map_or(l.to_string(), |(a, _)| format!("{a}, [time]"))
+            } else {
+                l.rsplit_once(' ')
+                    .map_or(l.to_string(), |(a, _)| a.trim_end().to_string())
+            }
+        })
+        .collect();
+    snap!(table.join("\n"), &args);
+}

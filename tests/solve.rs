@@ -1,0 +1,175 @@
+//! `solve` on every backend: the same checks run against varisat, CaDiCaL (with
+//! the `cadical` feature) and a DIMACS solver binary (`cmd:cadical`, installed by
+//! `.ci/run`).
+
+mod common;
+
+use frosted::cegar::{solve, Options, Status};
+use frosted::judge::judge;
+use frosted::level::Level;
+use frosted::parse::parse;
+use frosted::sat::SolverChoice;
+use std::path::PathBuf;
+
+/// The example levels with their hand-made solutions.
+fn example_levels() -> Vec<(PathBuf, Level, Level)> {
+    let mut out = Vec::new();
+    let mut worlds: Vec<_> = std::fs::read_dir(common::repo_levels())
+        .expect("levels/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    worlds.sort();
+    for w in worlds {
+        let mut files: Vec<_> = std::fs::read_dir(&w)
+            .expect("world")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.to_string_lossy().to_string();
+            if !name.ends_with(".txt")
+                || name.ends_with(".solution.txt")
+                || name.ends_with(".wrong.txt")
+            {
+                continue;
+            }
+            let level = common::load(&f);
+            let solution = common::load(&f.with_extension("solution.txt"));
+            out.push((f, level, solution));
+        }
+    }
+    out
+}
+
+fn options(solver: SolverChoice) -> Options {
+    Options {
+        solver,
+        ..Options::default()
+    }
+}
+
+fn check_examples(solver: SolverChoice) {
+    let levels = example_levels();
+    assert!(levels.len() >= 36);
+    for (path, level, hand) in levels {
+        let r = solve(&level, &options(solver.clone()), &mut |_| {}).expect("solve runs");
+        assert_eq!(r.status, Status::Optimal, "{}: {}", path.display(), r.claim);
+        let layout = r.layout.expect("a layout");
+        layout
+            .check_layout_of(&level)
+            .expect("the layout fits its level");
+        assert!(judge(&layout).solved(), "{}", path.display());
+        let belts = layout.added_belts(&level);
+        assert_eq!(Some(belts), r.belts);
+        assert!(
+            belts <= hand.added_belts(&level),
+            "{}: {belts} belts, hand-made has fewer",
+            path.display()
+        );
+    }
+}
+
+/// A level no layout solves: the target can only be entered from off the grid.
+const IMPOSSIBLE: &str = "+>  .   .   -<\n.   .   .   .\n";
+
+fn check_unsolvable(solver: SolverChoice) {
+    let level = parse(IMPOSSIBLE).expect("parses");
+    let r = solve(&level, &options(solver.clone()), &mut |_| {}).expect("solve runs");
+    assert_eq!(r.status, Status::Unsolvable, "{}", r.claim);
+    assert!(r.layout.is_none());
+    // Below the optimum of a solvable level, the bound makes it unsolvable.
+    let level = parse("+>  .   .   .   ->\n").expect("parses");
+    let opts = Options {
+        max_belts: Some(2),
+        ..options(solver.clone())
+    };
+    let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
+    assert_eq!(r.status, Status::Unsolvable);
+    assert!(r.claim.contains("at most 2 belts"), "{}", r.claim);
+    let opts = Options {
+        first: true,
+        ..options(solver)
+    };
+    let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
+    assert!(matches!(r.status, Status::Solved | Status::Optimal));
+    assert_eq!(r.belts, Some(3));
+}
+
+/// A DIMACS solver on PATH, if any (CI installs Debian's `cadical`).
+fn dimacs_solver() -> Option<SolverChoice> {
+    let found = std::process::Command::new("cadical")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !found {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI is set but the `cadical` binary is not installed");
+        }
+        eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+        return None;
+    }
+    Some(SolverChoice::Command("cadical".into()))
+}
+
+macro_rules! backend_tests {
+    ($name:ident, $solver:expr) => {
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn solves_every_example_level_optimally() {
+                if let Some(s) = $solver {
+                    check_examples(s);
+                }
+            }
+
+            #[test]
+            fn proves_unsolvable_levels_and_bounds() {
+                if let Some(s) = $solver {
+                    check_unsolvable(s);
+                }
+            }
+        }
+    };
+}
+
+backend_tests!(varisat, Some(SolverChoice::Varisat));
+backend_tests!(dimacs_cadical, dimacs_solver());
+#[cfg(feature = "cadical")]
+backend_tests!(cadical, Some(SolverChoice::Cadical));
+
+/// Every real level with a known solution gets a verified layout no larger.
+#[test]
+fn real_levels_with_known_solutions_solve_no_larger() {
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
+    for path in common::real_levels(&root) {
+        let sol = path.with_extension("solution.txt");
+        if !sol.exists() {
+            continue;
+        }
+        let level = common::load(&path);
+        let known = common::load(&sol).added_belts(&level);
+        let opts = Options {
+            timeout: Some(std::time::Duration::from_secs(120)),
+            ..Options::default()
+        };
+        let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
+        assert!(
+            matches!(r.status, Status::Optimal | Status::Solved),
+            "{}: {:?}",
+            path.display(),
+            r.status
+        );
+        let layout = r.layout.expect("a layout");
+        assert!(judge(&layout).solved(), "{}", path.display());
+        let belts = layout.added_belts(&level);
+        assert!(
+            belts <= known,
+            "{}: {belts} belts, the known solution has {known}",
+            path.display()
+        );
+    }
+}

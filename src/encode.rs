@@ -840,3 +840,31 @@ impl Encoding {
         out
     }
 }
+
+/// The first-iteration CNF of a level as DIMACS text, with `c` lines naming every
+/// choice variable: the encoding plus unit clauses for the first call's
+/// assumptions (`strong`, or its negation with `relaxed`, and at most `max_belts`
+/// belts).
+pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool) -> String {
+    let mut vars = rustsat::instances::BasicVarManager::default();
+    let mut cnf = rustsat::instances::Cnf::new();
+    let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut units = vec![Clause::from([if relaxed {
+        !enc.strong
+    } else {
+        enc.strong
+    }])];
+    if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
+        for l in enc.belts.enforce_ub(k).unwrap_or_default() {
+            units.push(Clause::from([l]));
+        }
+    }
+    let mut text = String::new();
+    crate::sat::dimacs::write(
+        &mut text,
+        vars.n_used(),
+        cnf.iter().chain(units.iter()),
+        &enc.variable_comments(),
+    );
+    text
+}

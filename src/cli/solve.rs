@@ -6,9 +6,7 @@ use crate::cegar::{solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
 use crate::level::Level;
 use crate::sat::{dimacs, Answer, SolverChoice};
-use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
-use rustsat::types::Clause;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -208,34 +206,9 @@ pub struct DumpArgs {
     pub relaxed: bool,
 }
 
-/// The first-iteration CNF of a level, as DIMACS text.
-pub fn dump_text(level: &crate::level::Level, max_belts: Option<usize>, relaxed: bool) -> String {
-    let mut vars = BasicVarManager::default();
-    let mut cnf = Cnf::new();
-    let enc = Encoding::new(level, &mut cnf, &mut vars);
-    let mut units = vec![Clause::from([if relaxed {
-        !enc.strong
-    } else {
-        enc.strong
-    }])];
-    if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
-        for l in enc.belts.enforce_ub(k).unwrap_or_default() {
-            units.push(Clause::from([l]));
-        }
-    }
-    let mut text = String::new();
-    dimacs::write(
-        &mut text,
-        vars.n_used(),
-        cnf.iter().chain(units.iter()),
-        &enc.variable_comments(),
-    );
-    text
-}
-
 pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
-    let text = dump_text(&level, a.max_belts, a.relaxed);
+    let text = crate::encode::dimacs(&level, a.max_belts, a.relaxed);
     match &a.output {
         Some(p) => std::fs::write(p, text)
             .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", p.display())))?,

@@ -559,7 +559,15 @@ impl Encoding {
                     }
                 }
                 (None, Tile::Splitter(f)) => {
-                    moves.push((f.turn_left(), None, true));
+                    // The first donut to leave a splitter goes left, so a left exit
+                    // that is invalid fails the run, unless a bumper may have moved
+                    // an earlier donut off the splitter (that flips it to the right).
+                    let bumped_here = Dir::ALL.into_iter().any(|d| {
+                        shape
+                            .step(p, d.opposite())
+                            .is_some_and(|b| matches!(level.tile(b), Tile::Bumper { dir, .. } if dir == d))
+                    });
+                    moves.push((f.turn_left(), None, !bumped_here));
                     moves.push((f.turn_right(), None, false));
                 }
                 (None, Tile::Crossover) => {

@@ -563,9 +563,9 @@ impl Encoding {
                     // that is invalid fails the run, unless a bumper may have moved
                     // an earlier donut off the splitter (that flips it to the right).
                     let bumped_here = Dir::ALL.into_iter().any(|d| {
-                        shape
-                            .step(p, d.opposite())
-                            .is_some_and(|b| matches!(level.tile(b), Tile::Bumper { dir, .. } if dir == d))
+                        shape.step(p, d.opposite()).is_some_and(
+                            |b| matches!(level.tile(b), Tile::Bumper { dir, .. } if dir == d),
+                        )
                     });
                     moves.push((f.turn_left(), None, !bumped_here));
                     moves.push((f.turn_right(), None, false));

@@ -16,9 +16,14 @@ fn normalize(s: &str) -> String {
             } else {
                 let mut out = String::new();
                 let mut rest = l;
-                while let Some(i) = rest.find("\"seconds\":") {
-                    out.push_str(&rest[..i + 10]);
-                    rest = &rest[i + 10..];
+                let keys = ["\"seconds\":", "\"encode\":", "\"sat\":", "\"simulate\":"];
+                while let Some((i, key)) = keys
+                    .iter()
+                    .filter_map(|k| rest.find(k).map(|i| (i, k)))
+                    .min()
+                {
+                    out.push_str(&rest[..i + key.len()]);
+                    rest = &rest[i + key.len()..];
                     let end = rest.find([',', '}']).unwrap_or(rest.len());
                     out.push_str("[time]");
                     rest = &rest[end..];

@@ -79,6 +79,8 @@ pub struct Encoding {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     in_edges: Vec<Vec<usize>>,
+    /// Edges leaving each node, built once with the graph.
+    out_edges: Vec<Vec<usize>>,
     /// `q[s][n]`: a donut from source `s` stands on node `n` at some scan.
     pub q: Vec<Vec<Option<Lit>>>,
     /// `act[s][e]`: edge `e` carries a donut from source `s` (implies its `from`
@@ -158,6 +160,7 @@ impl Encoding {
             nodes: Vec::new(),
             edges: Vec::new(),
             in_edges: Vec::new(),
+            out_edges: Vec::new(),
             q: Vec::new(),
             act: Vec::new(),
             strong,
@@ -635,6 +638,12 @@ impl Encoding {
             }
         }
         infos.resize(self.nodes.len(), NodeInfo::default());
+        self.out_edges = vec![Vec::new(); self.nodes.len()];
+        for (e, edge) in self.edges.iter().enumerate() {
+            if let From::Node(n) = edge.from {
+                self.out_edges[n].push(e);
+            }
+        }
         // A source whose first move is invalid fails every run at tick 1.
         if !dead_sources.is_empty() {
             self.dead = true;
@@ -644,12 +653,7 @@ impl Encoding {
 
     /// Which nodes each source can reach under some layout.
     fn reachable(&self) -> Vec<Vec<bool>> {
-        let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
-        for (e, edge) in self.edges.iter().enumerate() {
-            if let From::Node(n) = edge.from {
-                out_edges[n].push(e);
-            }
-        }
+        let out_edges = &self.out_edges;
         (0..self.sources.len())
             .map(|s| {
                 let mut seen = vec![false; self.nodes.len()];
@@ -706,12 +710,7 @@ impl Encoding {
     /// Returns no clause when every marked node is founded.
     pub fn unfounded(&self, model: &[bool]) -> Vec<Clause> {
         let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
-        let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); self.nodes.len()];
-        for (e, edge) in self.edges.iter().enumerate() {
-            if let From::Node(n) = edge.from {
-                out_edges[n].push(e);
-            }
-        }
+        let out_edges = &self.out_edges;
         let mut clauses = Vec::new();
         for s in 0..self.sources.len() {
             let marked: Vec<bool> = self.q[s].iter().map(|l| l.is_some_and(val)).collect();

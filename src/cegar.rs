@@ -108,6 +108,25 @@ pub struct Report {
     pub solver: String,
 }
 
+impl Report {
+    /// A report with nothing found yet.
+    pub fn empty(solver: String) -> Report {
+        Report {
+            status: Status::Unknown,
+            layout: None,
+            belts: None,
+            iterations: 0,
+            counterexamples: 0,
+            loop_clauses: 0,
+            variables: 0,
+            clauses: 0,
+            times: Times::default(),
+            claim: String::new(),
+            solver,
+        }
+    }
+}
+
 /// The solve loop's state.
 struct Loop<'a> {
     enc: Encoding,
@@ -169,20 +188,11 @@ pub fn solve(
     let encode_time = start.elapsed();
     let mut lp = Loop {
         report: Report {
-            status: Status::Unknown,
-            layout: None,
-            belts: None,
-            iterations: 0,
-            counterexamples: 0,
-            loop_clauses: 0,
-            variables: 0,
-            clauses: 0,
             times: Times {
                 encode: encode_time,
                 ..Times::default()
             },
-            claim: String::new(),
-            solver: backend.name(),
+            ..Report::empty(backend.name())
         },
         enc,
         backend,

@@ -786,20 +786,9 @@ impl Encoding {
                 on[s][n] = true;
             }
         }
-        let chosen_val = |l: Lit| {
-            self.choice
-                .iter()
-                .flatten()
-                .position(|&c| c == l)
-                .map_or(true, |_| {
-                    let i = self
-                        .choice
-                        .iter()
-                        .position(|ch| ch.contains(&l))
-                        .unwrap_or(0);
-                    self.chosen(i, layout) == l
-                })
-        };
+        let chosen: std::collections::HashSet<Lit> = (0..self.free.len())
+            .map(|i| self.chosen(i, layout))
+            .collect();
         for s in 0..self.sources.len() {
             for n in 0..self.nodes.len() {
                 if let Some(l) = self.q[s][n] {
@@ -812,7 +801,7 @@ impl Encoding {
                     From::Source(t) => t == s,
                     From::Node(n) => on[s][n],
                 };
-                let guard_on = edge.guard.is_none_or(chosen_val);
+                let guard_on = edge.guard.is_none_or(|g| chosen.contains(&g));
                 set(a, from_on && guard_on && on[s][edge.to]);
             }
         }

@@ -13,33 +13,14 @@ use std::path::PathBuf;
 
 /// The example levels with their hand-made solutions.
 fn example_levels() -> Vec<(PathBuf, Level, Level)> {
-    let mut out = Vec::new();
-    let mut worlds: Vec<_> = std::fs::read_dir(common::repo_levels())
-        .expect("levels/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    worlds.sort();
-    for w in worlds {
-        let mut files: Vec<_> = std::fs::read_dir(&w)
-            .expect("world")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        files.sort();
-        for f in files {
-            let name = f.to_string_lossy().to_string();
-            if !name.ends_with(".txt")
-                || name.ends_with(".solution.txt")
-                || name.ends_with(".wrong.txt")
-            {
-                continue;
-            }
+    common::example_levels()
+        .into_iter()
+        .map(|f| {
             let level = common::load(&f);
             let solution = common::load(&f.with_extension("solution.txt"));
-            out.push((f, level, solution));
-        }
-    }
-    out
+            (f, level, solution)
+        })
+        .collect()
 }
 
 fn options(solver: SolverChoice) -> Options {

@@ -175,16 +175,11 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 },
                 layout,
                 belts,
-                iterations: 0,
-                counterexamples: 0,
-                loop_clauses: 0,
-                variables: 0,
-                clauses: 0,
                 times: Times {
                     total: start.elapsed(),
                     ..Times::default()
                 },
-                solver: opts.solver.name(),
+                ..Report::empty(opts.solver.name())
             })
         }
     }

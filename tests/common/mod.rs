@@ -50,3 +50,26 @@ pub fn real_levels(root: &Path) -> Vec<PathBuf> {
 pub fn repo_levels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("levels")
 }
+
+/// The example level files in `levels/` (not solutions or wrong layouts), sorted.
+pub fn example_levels() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for world in std::fs::read_dir(repo_levels()).expect("levels/") {
+        let world = world.expect("entry").path();
+        if !world.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&world).expect("world") {
+            let f = f.expect("entry").path();
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".txt")
+                && !name.ends_with(".solution.txt")
+                && !name.ends_with(".wrong.txt")
+            {
+                out.push(f);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -208,6 +208,12 @@ pub fn solve(
 
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
+    if let Some(f) = std::env::var("FROSTED_START")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        bound = Some(bound.unwrap_or(n_free).min(n_free * f / 100));
+    }
     let mut proving = false;
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -220,6 +226,20 @@ pub fn solve(
         let n_vars = lp.vars.n_used();
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
         lp.report.times.sat += t.elapsed();
+        if std::env::var_os("FROSTED_TRACE").is_some() {
+            eprintln!(
+                "trace: iteration {} {} bound {:?}: {} in {:.3}s",
+                lp.report.iterations,
+                if proving { "proving" } else { "searching" },
+                bound,
+                match &answer {
+                    Answer::Sat(_) => "sat",
+                    Answer::Unsat => "unsat",
+                    Answer::Unknown => "unknown",
+                },
+                t.elapsed().as_secs_f64()
+            );
+        }
         match answer {
             Answer::Unknown => break,
             Answer::Unsat => {
@@ -244,15 +264,19 @@ pub fn solve(
                 break;
             }
             Answer::Sat(model) => {
+                // A model may mark donuts that no source feeds (a loop feeding
+                // itself): loop formulas rule that model out, and the layout
+                // without the belts only those donuts use is still worth a run.
                 let loops = lp.enc.unfounded(&model);
-                if !loops.is_empty() {
+                let layout = if loops.is_empty() {
+                    lp.enc.decode(&model)
+                } else {
                     lp.report.loop_clauses += loops.len();
                     for cl in &loops {
                         lp.add(cl);
                     }
-                    continue;
-                }
-                let layout = lp.enc.decode(&model);
+                    lp.enc.decode_founded(&model, &lp.enc.founded(&model))
+                };
                 let t = Instant::now();
                 let verdict: Verdict = judge(&layout);
                 lp.report.times.simulate += t.elapsed();

@@ -56,6 +56,12 @@ struct NodeInfo {
     bad_right: bool,
     /// The node is a delivery (a donut on a target that no bumper moves).
     delivery: bool,
+    /// Where a donut here goes next, one group per belt choice (guard): the
+    /// first-topping nodes it may land on (several for a splitter or a
+    /// teleporter in).
+    exits: Vec<(Option<Lit>, Vec<usize>)>,
+    /// The node this donut becomes if it waits here and the toppers act again.
+    retop: Option<usize>,
 }
 
 /// The options of a `.` cell, in this order.
@@ -93,6 +99,11 @@ pub struct Encoding {
     pub n_vars: u32,
     /// A source's first move is invalid: every run fails at tick 1.
     dead: bool,
+    /// Per source: "this source is exempt from F1" (one of its donuts stood on
+    /// a branch); `None` where it never can be.
+    exempt: Vec<Option<Lit>>,
+    /// Per node: a donut waiting here can be topped again (a branch for F1).
+    retop: Vec<bool>,
     /// Whether the ranks are exact (no loop can ever be unfounded) or a
     /// searching-only strengthening (loop formulas then keep proofs sound).
     pub exact_ranks: bool,
@@ -168,6 +179,8 @@ impl Encoding {
             n_vars: 0,
             dead: false,
             exact_ranks: false,
+            exempt: Vec::new(),
+            retop: Vec::new(),
         };
         let mut add = |cl: Clause| {
             let _ = col.add_clause(cl);
@@ -184,6 +197,7 @@ impl Encoding {
         }
 
         let infos = enc.build_graph();
+        enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
         if enc.dead {
             add(Clause::new());
         }
@@ -268,43 +282,94 @@ impl Encoding {
             }
         }
 
-        // C7 (ranks): a donut's support comes from a node of strictly smaller rank,
-        // ranks in order encoding `rank(n) >= j` for j = 1..=H. With H at least the
-        // number of nodes a source reaches, this bans every self-supporting loop
-        // and cuts off nothing real (a real donut's support chain is a simple path);
-        // when that is too large, a smaller H is used only while searching.
-        let sizes: Vec<(usize, usize)> = (0..n_src)
+        // C7 (ranks): inside each strongly connected component of the move graph,
+        // a donut's support comes from a node of the same component with strictly
+        // smaller rank, or over an edge from another component (such edges never
+        // close a loop). Ranks are order-encoded, `rank(n) >= j` for j = 1..=H.
+        // With H one less than the component's size, this bans every
+        // self-supporting loop and cuts off nothing real (a real donut's support
+        // chain inside a component is a simple path); when that is too large, a
+        // smaller H is used only while searching.
+        let comp = enc.components();
+        let mut comp_size = vec![0usize; enc.nodes.len()];
+        for &c in &comp {
+            comp_size[c] += 1;
+        }
+        // Only components with a fork need ranks: in any other, a donut has one
+        // way on from each node, so a self-supporting loop there feeds nothing
+        // outside itself (see `Encoding::founded`); such a component counts as a
+        // single node here.
+        let mut forks = vec![false; enc.nodes.len()];
+        for n in 0..enc.nodes.len() {
+            if enc.is_fork(n) {
+                forks[comp[n]] = true;
+            }
+        }
+        for c in 0..enc.nodes.len() {
+            if !forks[c] {
+                comp_size[c] = comp_size[c].min(1);
+            }
+        }
+        let intra = |e: &Edge| {
+            comp_size[comp[e.to]] > 1 && matches!(e.from, From::Node(m) if comp[m] == comp[e.to])
+        };
+        // Per source and component: (nodes, intra-component edges).
+        let sizes: Vec<HashMap<usize, (usize, usize)>> = (0..n_src)
             .map(|s| {
-                let nodes = enc.q[s].iter().filter(|l| l.is_some()).count();
-                let edges = enc.act[s].iter().filter(|l| l.is_some()).count();
-                (nodes, edges)
+                let mut m: HashMap<usize, (usize, usize)> = HashMap::new();
+                for n in 0..enc.nodes.len() {
+                    if enc.q[s][n].is_some() && comp_size[comp[n]] > 1 {
+                        m.entry(comp[n]).or_default().0 += 1;
+                    }
+                }
+                for (e, edge) in enc.edges.iter().enumerate() {
+                    if enc.act[s][e].is_some() && intra(edge) {
+                        m.entry(comp[edge.to]).or_default().1 += 1;
+                    }
+                }
+                m
             })
             .collect();
-        let cost: usize = sizes.iter().map(|(n, e)| (n + e) * n).sum();
+        let cost_at = |cap: usize| -> usize {
+            sizes
+                .iter()
+                .flat_map(|m| m.values())
+                .map(|&(n, e)| (n + e) * n.saturating_sub(1).min(cap))
+                .sum()
+        };
         let budget: usize = std::env::var("FROSTED_RANK_BUDGET")
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(RANK_BUDGET);
-        enc.exact_ranks = cost <= budget;
+        let exact_cap = enc.nodes.len();
+        enc.exact_ranks = cost_at(exact_cap) <= budget;
+        // The largest cap that fits the budget, at least 4.
+        let cap = if enc.exact_ranks {
+            exact_cap
+        } else {
+            let (mut lo, mut hi) = (4, exact_cap);
+            while lo < hi {
+                let mid = (lo + hi).div_ceil(2);
+                if cost_at(mid) <= budget {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            lo
+        };
+        let gate: Vec<Lit> = if enc.exact_ranks {
+            vec![]
+        } else {
+            vec![!strong]
+        };
         for s in 0..n_src {
-            let (nodes, edges) = sizes[s];
-            let h = if enc.exact_ranks {
-                nodes
-            } else {
-                (budget / n_src.max(1) / (nodes + edges).max(1)).clamp(4, nodes.max(4))
-            };
-            let gate: Vec<Lit> = if enc.exact_ranks {
-                vec![]
-            } else {
-                vec![!strong]
-            };
             let rank: Vec<Vec<Lit>> = (0..enc.nodes.len())
-                .map(|n| {
-                    if enc.q[s][n].is_some() {
-                        (0..h).map(|_| vm.new_lit()).collect()
-                    } else {
-                        Vec::new()
-                    }
+                .map(|n| match (enc.q[s][n], sizes[s].get(&comp[n])) {
+                    (Some(_), Some(&(size, _))) => (0..size.saturating_sub(1).min(cap))
+                        .map(|_| vm.new_lit())
+                        .collect(),
+                    _ => Vec::new(),
                 })
                 .collect();
             for r in &rank {
@@ -317,12 +382,17 @@ impl Encoding {
             for (e, edge) in enc.edges.iter().enumerate() {
                 let Some(a) = enc.act[s][e] else { continue };
                 match edge.from {
-                    From::Source(_) => rooted[edge.to] = true,
-                    From::Node(m) => {
+                    From::Node(_) if intra(edge) => {
+                        let From::Node(m) = edge.from else { continue };
                         let sup = vm.new_lit();
                         sup_in[edge.to].push(sup);
                         add(Clause::from([!sup, a]));
                         let (rm, rn) = (&rank[m], &rank[edge.to]);
+                        let h = rn.len();
+                        if h == 0 {
+                            add(Clause::from([!sup]));
+                            continue;
+                        }
                         add(Clause::from([!sup, rn[0]]));
                         for j in 0..h {
                             let mut cl = vec![!sup, !rm[j]];
@@ -332,11 +402,19 @@ impl Encoding {
                             add(cl.into_iter().collect());
                         }
                     }
+                    // An edge from another component (or from the source itself)
+                    // supports its end without a rank condition.
+                    _ => {
+                        if matches!(edge.from, From::Source(_)) {
+                            rooted[edge.to] = true;
+                        }
+                        sup_in[edge.to].push(a);
+                    }
                 }
             }
             for n in 0..enc.nodes.len() {
                 let Some(qn) = enc.q[s][n] else { continue };
-                if rooted[n] {
+                if rooted[n] || comp_size[comp[n]] == 1 {
                     continue;
                 }
                 let mut cl = gate.clone();
@@ -399,6 +477,8 @@ impl Encoding {
             }
         }
 
+        let n_nodes = enc.nodes.len();
+
         // C6 (no idle belts): a belt stands only where some donut can be.
         for (i, &c) in enc.free.iter().enumerate() {
             let mut cl = vec![enc.choice[i][0]];
@@ -412,6 +492,53 @@ impl Encoding {
             add(cl.into_iter().collect());
         }
 
+        // F1 (forward): the donuts of a plain source that meet no branch (a
+        // splitter, a teleporter in, or a cell where waiting changes the kind)
+        // all walk one and the same path of nodes, fixed by the layout. The
+        // source delivers, so that path ends on a target and some donut walked
+        // all of it: every node of the source's flow then leads on to the next
+        // one. A source is exempt (`exempt[s]`) only if one of its donuts stood
+        // on a branch; any-sources emit several kinds and are left out.
+        for s in 0..n_src {
+            if !matches!(enc.level.tile(enc.sources[s]), Tile::Source(_)) {
+                enc.exempt.push(None);
+                continue;
+            }
+            let branches: Vec<Lit> = (0..n_nodes)
+                .filter(|&n| enc.is_branch(n))
+                .filter_map(|n| enc.q[s][n])
+                .collect();
+            let exempt = (!branches.is_empty()).then(|| {
+                let ex = vm.new_lit();
+                let mut cl = vec![!ex];
+                cl.extend(branches);
+                add(cl.into_iter().collect());
+                ex
+            });
+            enc.exempt.push(exempt);
+            // Every donut of a plain source starts on the same node.
+            for e in &enc.edges {
+                if e.from == From::Source(s) && e.first {
+                    if let Some(q) = enc.q[s][e.to] {
+                        add(Clause::from([q]));
+                    }
+                }
+            }
+            for n in 0..n_nodes {
+                let Some(qn) = enc.q[s][n] else { continue };
+                for (guard, dests) in &infos[n].exits {
+                    if dests.is_empty() {
+                        continue;
+                    }
+                    let mut cl = vec![!qn];
+                    cl.extend(exempt);
+                    cl.extend(guard.map(|g| !g));
+                    cl.extend(dests.iter().filter_map(|&m| enc.q[s][m]));
+                    add(cl.into_iter().collect());
+                }
+            }
+        }
+
         // The belt counter: bounds are set by assumptions.
         let has_belt: Vec<Lit> = enc.choice.iter().map(|ch| !ch[0]).collect();
         enc.belts = Totalizer::from_iter(has_belt);
@@ -420,8 +547,73 @@ impl Encoding {
         for cl in cnf {
             add(cl);
         }
+
+        // D1 (distance): a donut from `s` on a node needs at least as many belts as
+        // the fewest `.` cells it could have left on its way there.
+        for s in 0..n_src {
+            let dist = enc.free_distances(s);
+            for n in 0..enc.nodes.len() {
+                let Some(qn) = enc.q[s][n] else { continue };
+                let d = dist[enc.nodes[n].cell.index()];
+                if d == 0 || d == usize::MAX {
+                    continue;
+                }
+                match enc.belts.enforce_ub(d - 1) {
+                    Ok(lits) if lits.is_empty() => add(Clause::from([!qn])),
+                    Ok(lits) => {
+                        for l in lits {
+                            add(Clause::from([!qn, !l]));
+                        }
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
         enc.n_vars = vm.n_used();
         enc
+    }
+
+    /// For each cell, the fewest `.` cells a donut from source `s` leaves on any
+    /// way to it (`usize::MAX` where it cannot go). Computed on cells rather than
+    /// nodes, so that a way that crosses a cell twice (with two kinds) counts it
+    /// once: loop erasure of a real way gives a path on cells whose every cell but
+    /// the last was left, and leaving a `.` cell needs a belt on it.
+    fn free_distances(&self, s: usize) -> Vec<usize> {
+        let n_cells = self.level.shape.len();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); n_cells];
+        for edge in &self.edges {
+            if let From::Node(m) = edge.from {
+                out[self.nodes[m].cell.index()].push(self.nodes[edge.to].cell.index());
+            }
+        }
+        let mut free = vec![false; n_cells];
+        for &c in &self.free {
+            free[c.index()] = true;
+        }
+        let mut dist = vec![usize::MAX; n_cells];
+        let mut deque = std::collections::VecDeque::new();
+        for edge in &self.edges {
+            if edge.from == From::Source(s) {
+                let c = self.nodes[edge.to].cell.index();
+                dist[c] = 0;
+                deque.push_back(c);
+            }
+        }
+        // 0-1 breadth-first search: leaving a `.` cell costs one belt.
+        while let Some(c) = deque.pop_front() {
+            let w = usize::from(free[c]);
+            for &t in &out[c] {
+                if dist[c] + w < dist[t] {
+                    dist[t] = dist[c] + w;
+                    if w == 0 {
+                        deque.push_front(t);
+                    } else {
+                        deque.push_back(t);
+                    }
+                }
+            }
+        }
+        dist
     }
 
     fn delivery_lits<'a>(
@@ -545,6 +737,14 @@ impl Encoding {
             let mut moves: Vec<(Dir, Option<Lit>, bool)> = Vec::new();
             let mut teleport = false;
             match (bumper, tile) {
+                // On a `.` cell the bumper acts only if a belt stands there: a
+                // donut on an empty cell strands first.
+                (Some(d), Tile::Empty) => {
+                    let i = self.free_ix[&p];
+                    for j in 1..5 {
+                        moves.push((d, Some(self.choice[i][j]), true));
+                    }
+                }
                 (Some(d), _) => moves.push((d, None, true)),
                 (None, Tile::Empty) => {
                     let i = self.free_ix[&p];
@@ -581,7 +781,25 @@ impl Encoding {
                 (None, Tile::TeleIn(_)) => teleport = true,
                 _ => {}
             }
+            let splits = matches!((bumper, tile), (None, Tile::Splitter(_)));
+            let again = topper_fn(&level, p)(k);
+            if again != k {
+                let r = self.node_id(
+                    &mut ids,
+                    &mut todo,
+                    Node {
+                        cell: p,
+                        kind: again,
+                        entry,
+                    },
+                );
+                infos.resize(self.nodes.len(), NodeInfo::default());
+                infos[n].retop = Some(r);
+            }
             for (d, guard, required) in moves {
+                if !splits || infos[n].exits.is_empty() {
+                    infos[n].exits.push((guard, Vec::new()));
+                }
                 match land(p, d, k) {
                     None => match (guard, required) {
                         (Some(g), _) => infos[n].bad_choices.push(g),
@@ -605,11 +823,18 @@ impl Encoding {
                                 guard,
                                 first: i == 0,
                             });
+                            if i == 0 {
+                                infos.resize(self.nodes.len(), NodeInfo::default());
+                                if let Some(x) = infos[n].exits.last_mut() {
+                                    x.1.push(to);
+                                }
+                            }
                         }
                     }
                 }
             }
             if teleport {
+                infos[n].exits.push((None, Vec::new()));
                 if let Tile::TeleIn(ch) = tile {
                     let outs: Vec<CellId> = shape
                         .cells()
@@ -632,6 +857,12 @@ impl Encoding {
                                 guard: None,
                                 first: i == 0,
                             });
+                            if i == 0 {
+                                infos.resize(self.nodes.len(), NodeInfo::default());
+                                if let Some(x) = infos[n].exits.last_mut() {
+                                    x.1.push(to);
+                                }
+                            }
                         }
                     }
                 }
@@ -649,6 +880,91 @@ impl Encoding {
             self.dead = true;
         }
         infos
+    }
+
+    /// The strongly connected components of the move graph (every edge, as if
+    /// every guard held): a component number per node (Tarjan's algorithm,
+    /// iterative).
+    fn components(&self) -> Vec<usize> {
+        const NONE: usize = usize::MAX;
+        let n = self.nodes.len();
+        let succ = |v: usize| -> Vec<usize> {
+            self.out_edges[v]
+                .iter()
+                .map(|&e| self.edges[e].to)
+                .collect()
+        };
+        let mut index = vec![NONE; n];
+        let mut low = vec![0; n];
+        let mut on_stack = vec![false; n];
+        let mut comp = vec![NONE; n];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        let mut n_comps = 0;
+        for root in 0..n {
+            if index[root] != NONE {
+                continue;
+            }
+            // (node, its successors, how many were looked at)
+            let mut work: Vec<(usize, Vec<usize>, usize)> = vec![(root, succ(root), 0)];
+            index[root] = next;
+            low[root] = next;
+            next += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some((v, out, i)) = work.last_mut() {
+                let v = *v;
+                if let Some(&w) = out.get(*i) {
+                    *i += 1;
+                    if index[w] == NONE {
+                        index[w] = next;
+                        low[w] = next;
+                        next += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        work.push((w, succ(w), 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                work.pop();
+                if let Some((parent, _, _)) = work.last() {
+                    low[*parent] = low[*parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp[w] = n_comps;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    n_comps += 1;
+                }
+            }
+        }
+        comp
+    }
+
+    /// A node where donuts of one source may part ways: a splitter, a teleporter
+    /// in, or a cell where a waiting donut is topped again.
+    fn is_branch(&self, n: usize) -> bool {
+        self.retop[n]
+            || matches!(
+                self.level.tile(self.nodes[n].cell),
+                Tile::Splitter(_) | Tile::TeleIn(_)
+            )
+    }
+
+    /// A node a donut may leave in more than one way under one layout: a
+    /// splitter, a teleporter in, or a move onto a cell where toppers may act
+    /// more than once.
+    fn is_fork(&self, n: usize) -> bool {
+        matches!(
+            self.level.tile(self.nodes[n].cell),
+            Tile::Splitter(_) | Tile::TeleIn(_)
+        ) || self.out_edges[n].iter().any(|&e| !self.edges[e].first)
     }
 
     /// Which nodes each source can reach under some layout.
@@ -710,30 +1026,11 @@ impl Encoding {
     /// Returns no clause when every marked node is founded.
     pub fn unfounded(&self, model: &[bool]) -> Vec<Clause> {
         let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
-        let out_edges = &self.out_edges;
+        let founded = self.founded(model);
         let mut clauses = Vec::new();
         for s in 0..self.sources.len() {
-            let marked: Vec<bool> = self.q[s].iter().map(|l| l.is_some_and(val)).collect();
-            let mut founded = vec![false; self.nodes.len()];
-            let open = |e: &Edge| marked[e.to] && e.guard.is_none_or(val);
-            let mut stack: Vec<usize> = self
-                .edges
-                .iter()
-                .filter(|e| e.from == From::Source(s) && open(e))
-                .map(|e| e.to)
-                .collect();
-            while let Some(n) = stack.pop() {
-                if std::mem::replace(&mut founded[n], true) {
-                    continue;
-                }
-                for &e in &out_edges[n] {
-                    if open(&self.edges[e]) {
-                        stack.push(self.edges[e].to);
-                    }
-                }
-            }
             let lost: Vec<bool> = (0..self.nodes.len())
-                .map(|n| marked[n] && !founded[n])
+                .map(|n| self.q[s][n].is_some_and(val) && !founded[s][n])
                 .collect();
             // Every edge entering the unfounded set from outside it.
             let mut external = Vec::new();
@@ -754,6 +1051,60 @@ impl Encoding {
             }
         }
         clauses
+    }
+
+    /// Per source, the marked nodes that a chain of active moves from the source
+    /// reaches. The ranks (C7) leave out components without a fork, so a model
+    /// may mark a loop there that nothing feeds; but such a loop feeds nothing
+    /// else either (each of its nodes has one way on), so dropping it, and the
+    /// belts only it uses, leaves a model of the relaxation: see
+    /// [`Encoding::decode_founded`].
+    pub fn founded(&self, model: &[bool]) -> Vec<Vec<bool>> {
+        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        (0..self.sources.len())
+            .map(|s| {
+                let marked: Vec<bool> = self.q[s].iter().map(|l| l.is_some_and(val)).collect();
+                let mut founded = vec![false; self.nodes.len()];
+                let open = |e: &Edge| marked[e.to] && e.guard.is_none_or(val);
+                let mut stack: Vec<usize> = self
+                    .edges
+                    .iter()
+                    .filter(|e| e.from == From::Source(s) && open(e))
+                    .map(|e| e.to)
+                    .collect();
+                while let Some(n) = stack.pop() {
+                    if std::mem::replace(&mut founded[n], true) {
+                        continue;
+                    }
+                    for &e in &self.out_edges[n] {
+                        if open(&self.edges[e]) {
+                            stack.push(self.edges[e].to);
+                        }
+                    }
+                }
+                founded
+            })
+            .collect()
+    }
+
+    /// The layout a model describes, keeping only the belts on cells where a
+    /// founded donut stands (see [`Encoding::founded`]).
+    pub fn decode_founded(&self, model: &[bool], founded: &[Vec<bool>]) -> Level {
+        let mut used = vec![false; self.level.shape.len()];
+        for f in founded {
+            for (n, &on) in f.iter().enumerate() {
+                if on {
+                    used[self.nodes[n].cell.index()] = true;
+                }
+            }
+        }
+        let mut layout = self.decode(model);
+        for &c in &self.free {
+            if !used[c.index()] {
+                layout.tiles[c.index()] = Tile::Empty;
+            }
+        }
+        layout
     }
 
     /// The partial assignment a real run gives: the layout's choices, `q` from the
@@ -803,6 +1154,14 @@ impl Encoding {
                 };
                 let guard_on = edge.guard.is_none_or(|g| chosen.contains(&g));
                 set(a, from_on && guard_on && on[s][edge.to]);
+            }
+        }
+        for (s, ex) in self.exempt.iter().enumerate() {
+            if let Some(ex) = *ex {
+                set(
+                    ex,
+                    (0..self.nodes.len()).any(|n| on[s][n] && self.is_branch(n)),
+                );
             }
         }
         val

@@ -49,3 +49,128 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
         broken.join("\n")
     );
 }
+
+/// The same claim on every solving layout without idle belts of tiny random
+/// levels (all layouts are tried): stranding runs, loops, merges, splitters,
+/// teleporters and the rest.
+#[test]
+fn every_solution_of_tiny_levels_satisfies_the_relaxed_encoding() {
+    use common::tiny::{layouts, random_level, Rng};
+    let cases: usize = std::env::var("FROSTED_EXHAUSTIVE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    let mut rng = Rng(0x0dd_5eed_7777_0003);
+    let (mut levels, mut solutions) = (0, 0);
+    for case in 0..cases {
+        let level = random_level(&mut rng, 5);
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let mut any = false;
+        for (layout, _) in layouts(&level) {
+            if !frosted::judge::judge(&layout).solved() {
+                continue;
+            }
+            any = true;
+            let outcome = Simulator::recording(&layout).run();
+            // C6 keeps only layouts without idle belts (removing an idle belt
+            // leaves the run unchanged, so those stand for the others).
+            let idle = level.free_cells().any(|c| {
+                matches!(layout.tile(c), frosted::level::Tile::Belt(_))
+                    && !outcome.visited[c.index()]
+            });
+            if idle {
+                continue;
+            }
+            solutions += 1;
+            let val = enc.witness(&layout, &outcome.occupancy);
+            let falsified = cnf.iter().find(|cl| {
+                cl.iter().all(|l| {
+                    val.get(l.var().idx())
+                        .copied()
+                        .flatten()
+                        .is_some_and(|v| v == l.is_neg())
+                })
+            });
+            assert!(
+                falsified.is_none(),
+                "case {case}: the run of\n{layout}\nfalsifies {falsified:?}"
+            );
+        }
+        levels += usize::from(any);
+    }
+    eprintln!("{solutions} solutions of {levels} solvable tiny levels satisfy the encoding");
+    assert!(levels >= cases / 40, "only {levels} solvable levels");
+}
+
+/// The same claim on solving layouts of random boards (random belts on most
+/// empty cells, kept when they solve, idle belts removed), with `:targets` set
+/// from the run now and then.
+#[test]
+fn random_solutions_satisfy_the_relaxed_encoding() {
+    use common::tiny::{random_board, Rng};
+    use frosted::judge::judge;
+    use frosted::level::Tile;
+    let wanted: usize = std::env::var("FROSTED_WITNESS_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let mut rng = Rng(0x00b0_a4d5_1234_5678);
+    let (mut found, mut stranded, mut tries) = (0, 0, 0);
+    while found < wanted {
+        tries += 1;
+        assert!(tries < wanted * 10_000, "too few solving boards");
+        let (mut level, mut layout) = random_board(&mut rng);
+        if level.sources().next().is_none() {
+            continue;
+        }
+        let outcome = Simulator::recording(&layout).run();
+        if rng.below(3) == 0 {
+            let mut pairs: Vec<_> = outcome
+                .deliveries
+                .iter()
+                .map(|d| (d.origin, d.kind))
+                .collect();
+            pairs.sort();
+            pairs.dedup();
+            if !pairs.is_empty() {
+                level.flags.targets = Some(pairs.into_iter().map(|p| p.1).collect());
+                layout.flags = level.flags.clone();
+            }
+        }
+        if !judge(&layout).solved() {
+            continue;
+        }
+        for c in level.free_cells() {
+            if !outcome.visited[c.index()] {
+                layout.tiles[c.index()] = Tile::Empty;
+            }
+        }
+        // Removing idle belts changes nothing (the claim behind C6).
+        let outcome = Simulator::recording(&layout).run();
+        assert!(judge(&layout).solved(), "idle belts mattered in\n{layout}");
+        found += 1;
+        if matches!(outcome.end, frosted::sim::End::Stranded { .. }) {
+            stranded += 1;
+        }
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let val = enc.witness(&layout, &outcome.occupancy);
+        let falsified = cnf.iter().find(|cl| {
+            cl.iter().all(|l| {
+                val.get(l.var().idx())
+                    .copied()
+                    .flatten()
+                    .is_some_and(|v| v == l.is_neg())
+            })
+        });
+        assert!(
+            falsified.is_none(),
+            "the run of\n{layout}\non\n{level}\nfalsifies {falsified:?}"
+        );
+    }
+    eprintln!("{found} random solutions ({stranded} stranding, {tries} boards tried) satisfy the encoding");
+    assert!(stranded > 0, "no stranding solution among {found}");
+}

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod tiny;
+
 use frosted::level::Level;
 use frosted::parse::parse_bytes;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,224 @@
+//! Tiny random levels for the exhaustive tests: small enough that every layout
+//! can be tried, with every kind of entity now and then.
+
+use frosted::grid::{Dir, Kind, Shape};
+use frosted::level::{Accepts, Channel, Flags, Level, Tile};
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn dir(&mut self) -> Dir {
+        Dir::ALL[self.below(4)]
+    }
+}
+
+/// A random level with at most `max_free` free cells.
+pub fn random_level(rng: &mut Rng, max_free: usize) -> Level {
+    let width = 3 + rng.below(3);
+    let height = 2 + rng.below(3);
+    let shape = Shape { width, height };
+    let mut tiles = vec![Tile::Empty; shape.len()];
+    let mut cells: Vec<usize> = (0..shape.len()).collect();
+    for i in (1..cells.len()).rev() {
+        let j = rng.below(i + 1);
+        cells.swap(i, j);
+    }
+    // Sources face into the board and targets can be entered from it, so that
+    // a fair share of the levels is solvable.
+    let mut it = cells.into_iter();
+    let inward = |rng: &mut Rng, c: usize, back: bool| {
+        let cell = frosted::grid::CellId(c as u32);
+        let ok: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|&d| {
+                shape
+                    .step(cell, if back { d.opposite() } else { d })
+                    .is_some()
+            })
+            .collect();
+        ok[rng.below(ok.len())]
+    };
+    let place =
+        |tiles: &mut Vec<Tile>, rng: &mut Rng, it: &mut dyn Iterator<Item = usize>, kind: usize| {
+            let Some(c) = it.next() else { return };
+            tiles[c] = match kind {
+                0 => Tile::Source(inward(rng, c, false)),
+                1 => Tile::AnySource(inward(rng, c, false)),
+                2 => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Only(Kind::PLAIN),
+                },
+                3 => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Any,
+                },
+                _ => Tile::Target {
+                    dir: inward(rng, c, true),
+                    accepts: Accepts::Only(Kind::new(1).unwrap_or(Kind::PLAIN)),
+                },
+            };
+        };
+    let any = rng.below(4) == 0;
+    place(&mut tiles, rng, &mut it, if any { 1 } else { 0 });
+    if rng.below(3) == 0 {
+        place(&mut tiles, rng, &mut it, 0);
+    }
+    let t = if any { 3 } else { [2, 2, 3, 4][rng.below(4)] };
+    place(&mut tiles, rng, &mut it, t);
+    if rng.below(3) == 0 {
+        place(&mut tiles, rng, &mut it, 3);
+    }
+    let mut put = |t: Tile, it: &mut dyn Iterator<Item = usize>| {
+        if let Some(c) = it.next() {
+            tiles[c] = t;
+        }
+    };
+    let extras = rng.below(3);
+    for _ in 0..extras {
+        let t = match rng.below(7) {
+            0 => Tile::Topper {
+                kind: Kind::new(1 + rng.below(2) as u8).unwrap_or(Kind::PLAIN),
+                dir: rng.dir(),
+            },
+            1 => Tile::Splitter(rng.dir()),
+            2 => Tile::Bumper {
+                dir: rng.dir(),
+                kind: Kind::new(rng.below(2) as u8).unwrap_or(Kind::PLAIN),
+            },
+            3 => Tile::Crossover,
+            4 => Tile::Belt(rng.dir()),
+            5 => Tile::Block,
+            _ => {
+                put(Tile::TeleIn(Channel::T), &mut it);
+                Tile::TeleOut(Channel::T, rng.dir())
+            }
+        };
+        put(t, &mut it);
+    }
+    // Block cells until few enough are free.
+    let mut free: Vec<usize> = (0..tiles.len())
+        .filter(|&i| tiles[i] == Tile::Empty)
+        .collect();
+    while free.len() > max_free {
+        let i = rng.below(free.len());
+        tiles[free.swap_remove(i)] = Tile::Block;
+    }
+    let mut flags = Flags::default();
+    if rng.below(4) == 0 {
+        flags.targets = Some(vec![Kind::PLAIN]);
+    }
+    Level {
+        shape,
+        tiles,
+        flags,
+    }
+}
+
+/// Every layout of `level`: each free cell empty or a belt in one of four
+/// directions, with its belt count.
+pub fn layouts(level: &Level) -> impl Iterator<Item = (Level, usize)> + '_ {
+    let free: Vec<_> = level.free_cells().collect();
+    let total = 5usize.pow(free.len() as u32);
+    (0..total).map(move |code| {
+        let mut layout = level.clone();
+        let mut c = code;
+        let mut belts = 0;
+        for &cell in &free {
+            let choice = c % 5;
+            c /= 5;
+            layout.tiles[cell.index()] = if choice == 0 {
+                Tile::Empty
+            } else {
+                belts += 1;
+                Tile::Belt(Dir::ALL[choice - 1])
+            };
+        }
+        (layout, belts)
+    })
+}
+
+/// A random board full of entities with random belts on most of its empty
+/// cells: `(level, layout)`, where the level has `.` wherever the layout has a
+/// placed belt. Most such layouts fail; callers keep the ones that solve.
+pub fn random_board(rng: &mut Rng) -> (Level, Level) {
+    let shape = Shape {
+        width: 3 + rng.below(4),
+        height: 3 + rng.below(4),
+    };
+    let kind = |rng: &mut Rng| Kind::new(rng.below(3) as u8).unwrap_or(Kind::PLAIN);
+    let mut tiles = vec![Tile::Empty; shape.len()];
+    let mut teleporters = false;
+    for t in tiles.iter_mut() {
+        *t = match rng.below(40) {
+            0..=2 => Tile::Source(rng.dir()),
+            3 => Tile::AnySource(rng.dir()),
+            4..=6 => Tile::Target {
+                dir: rng.dir(),
+                accepts: if rng.below(2) == 0 {
+                    Accepts::Any
+                } else {
+                    Accepts::Only(kind(rng))
+                },
+            },
+            7 | 8 => Tile::Topper {
+                kind: Kind::new(1 + rng.below(2) as u8).unwrap_or(Kind::PLAIN),
+                dir: rng.dir(),
+            },
+            9 | 10 => Tile::Splitter(rng.dir()),
+            11 => Tile::Bumper {
+                dir: rng.dir(),
+                kind: kind(rng),
+            },
+            12 => Tile::Crossover,
+            13 if !teleporters => {
+                teleporters = true;
+                Tile::TeleIn(Channel::T)
+            }
+            14 | 15 => Tile::Belt(rng.dir()),
+            16 => Tile::Block,
+            _ => Tile::Empty,
+        };
+    }
+    if teleporters {
+        let outs: Vec<usize> = (0..tiles.len())
+            .filter(|&i| tiles[i] == Tile::Empty)
+            .collect();
+        for _ in 0..1 + rng.below(2) {
+            if outs.is_empty() {
+                break;
+            }
+            let i = outs[rng.below(outs.len())];
+            tiles[i] = Tile::TeleOut(Channel::T, rng.dir());
+        }
+        if !tiles.iter().any(|t| matches!(t, Tile::TeleOut(..))) {
+            for t in tiles.iter_mut() {
+                if *t == Tile::TeleIn(Channel::T) {
+                    *t = Tile::Block;
+                }
+            }
+        }
+    }
+    let level = Level {
+        shape,
+        tiles,
+        flags: Flags::default(),
+    };
+    let mut layout = level.clone();
+    let empty_one_in = 2 + rng.below(6);
+    for c in level.free_cells() {
+        if rng.below(empty_one_in) != 0 {
+            layout.tiles[c.index()] = Tile::Belt(rng.dir());
+        }
+    }
+    (level, layout)
+}

@@ -76,6 +76,11 @@ pub struct Progress {
     pub proving: bool,
     /// Set when this call reports a new best verified layout.
     pub improved: Option<Level>,
+    pub counterexamples: usize,
+    pub loop_clauses: usize,
+    /// Whether this call is a periodic progress line (at most one every two
+    /// seconds); the others keep the counts current.
+    pub line: bool,
 }
 
 /// Time spent in each phase.
@@ -137,6 +142,9 @@ struct Loop<'a> {
     start: Instant,
     progress: &'a mut dyn FnMut(&Progress),
     last_progress: Instant,
+    /// `FROSTED_TRACE` is set: a line on stderr per SAT call and per rejected
+    /// candidate, for studying the loop.
+    trace: bool,
 }
 
 impl Loop<'_> {
@@ -145,19 +153,24 @@ impl Loop<'_> {
         self.clauses += 1;
     }
 
-    /// A progress line at most every two seconds.
-    fn tick_progress(&mut self, bound: Option<usize>, proving: bool) {
-        if self.last_progress.elapsed() >= Duration::from_secs(2) {
+    /// Reports the counts on every iteration, flagged as a progress line at
+    /// most every two seconds.
+    fn tick_progress(&mut self, bound: Option<usize>, proving: bool, improved: Option<Level>) {
+        let line = improved.is_none() && self.last_progress.elapsed() >= Duration::from_secs(2);
+        if line {
             self.last_progress = Instant::now();
-            (self.progress)(&Progress {
-                elapsed: self.start.elapsed(),
-                iterations: self.report.iterations,
-                best: self.report.belts,
-                bound,
-                proving,
-                improved: None,
-            });
         }
+        (self.progress)(&Progress {
+            elapsed: self.start.elapsed(),
+            iterations: self.report.iterations,
+            best: self.report.belts,
+            bound,
+            proving,
+            improved,
+            counterexamples: self.report.counterexamples,
+            loop_clauses: self.report.loop_clauses,
+            line,
+        });
     }
 
     fn assumptions(&self, bound: Option<usize>, proving: bool) -> Vec<Lit> {
@@ -201,6 +214,7 @@ pub fn solve(
         start,
         progress,
         last_progress: Instant::now(),
+        trace: std::env::var_os("FROSTED_TRACE").is_some(),
     };
     for cl in cnf.iter() {
         lp.add(cl);
@@ -208,25 +222,19 @@ pub fn solve(
 
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
-    if let Some(f) = std::env::var("FROSTED_START")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
-        bound = Some(bound.unwrap_or(n_free).min(n_free * f / 100));
-    }
     let mut proving = false;
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        lp.tick_progress(bound, proving);
+        lp.tick_progress(bound, proving, None);
         let assumptions = lp.assumptions(bound, proving);
         let t = Instant::now();
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
         lp.report.times.sat += t.elapsed();
-        if std::env::var_os("FROSTED_TRACE").is_some() {
+        if lp.trace {
             eprintln!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",
                 lp.report.iterations,
@@ -282,16 +290,9 @@ pub fn solve(
                 lp.report.times.simulate += t.elapsed();
                 if verdict.solved() {
                     let belts = layout.added_belts(level);
-                    (lp.progress)(&Progress {
-                        elapsed: lp.start.elapsed(),
-                        iterations: lp.report.iterations,
-                        best: Some(belts),
-                        bound,
-                        proving,
-                        improved: Some(layout.clone()),
-                    });
-                    lp.report.layout = Some(layout);
                     lp.report.belts = Some(belts);
+                    lp.tick_progress(bound, proving, Some(layout.clone()));
+                    lp.report.layout = Some(layout);
                     lp.report.status = Status::Solved;
                     lp.report.claim = "verified by the simulator; not proved minimal".into();
                     if opts.first {
@@ -305,6 +306,15 @@ pub fn solve(
                     bound = Some(belts - 1);
                 } else {
                     let cl = lp.enc.counterexample(&layout, &verdict.outcome);
+                    if lp.trace {
+                        if let Some(r) = &verdict.reason {
+                            eprintln!(
+                                "trace: rejected ({} cells): {}",
+                                cl.len(),
+                                crate::judge::explain(&layout, r, &verdict.outcome)
+                            );
+                        }
+                    }
                     lp.report.counterexamples += 1;
                     lp.add(&cl);
                 }

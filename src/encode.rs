@@ -7,6 +7,8 @@
 //! solution satisfies it) or is guarded by the `strong` literal, which the solve
 //! loop assumes only while searching, never while proving.
 
+#![allow(clippy::needless_range_loop)] // parallel per-node and per-source tables, indexed together
+
 use crate::grid::{CellId, Dir, Kind};
 use crate::level::{Level, Tile};
 use crate::sim::Outcome;
@@ -578,7 +580,7 @@ impl Encoding {
     /// nodes, so that a way that crosses a cell twice (with two kinds) counts it
     /// once: loop erasure of a real way gives a path on cells whose every cell but
     /// the last was left, and leaving a `.` cell needs a belt on it.
-    fn free_distances(&self, s: usize) -> Vec<usize> {
+    pub fn free_distances(&self, s: usize) -> Vec<usize> {
         let n_cells = self.level.shape.len();
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); n_cells];
         for edge in &self.edges {

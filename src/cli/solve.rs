@@ -127,17 +127,24 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// stops waiting at the timeout even if the SAT backend cannot be interrupted
 /// (varisat): the best verified layout so far is then reported as `solved`.
 fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliError> {
-    let best: Arc<Mutex<Option<Level>>> = Arc::new(Mutex::new(None));
+    // The best layout and the counts so far, for a report at a hard timeout.
+    let best: Arc<Mutex<(Option<Level>, Option<Progress>)>> = Arc::new(Mutex::new((None, None)));
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
     {
         let (level, opts, best) = (level.clone(), opts.clone(), best.clone());
         std::thread::spawn(move || {
             let mut progress = |p: &Progress| {
-                if let Some(l) = &p.improved {
-                    if let Ok(mut b) = best.lock() {
-                        *b = Some(l.clone());
+                if let Ok(mut b) = best.lock() {
+                    if let Some(l) = &p.improved {
+                        b.0 = Some(l.clone());
                     }
+                    b.1 = Some(Progress {
+                        improved: None,
+                        ..p.clone()
+                    });
+                }
+                if !p.line {
                     return;
                 }
                 eprintln!(
@@ -160,9 +167,13 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
     match received {
         Some(r) => r.map_err(|e| CliError::bad_input(format!("error: {e}"))),
         None => {
-            let layout = best.lock().ok().and_then(|b| b.clone());
+            let (layout, last) = best.lock().map(|b| b.clone()).unwrap_or_default();
             let belts = layout.as_ref().map(|l| l.added_belts(level));
+            let last = last.as_ref();
             Ok(Report {
+                iterations: last.map_or(0, |p| p.iterations),
+                counterexamples: last.map_or(0, |p| p.counterexamples),
+                loop_clauses: last.map_or(0, |p| p.loop_clauses),
                 status: if layout.is_some() {
                     Status::Solved
                 } else {

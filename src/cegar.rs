@@ -173,12 +173,13 @@ impl Loop<'_> {
         });
     }
 
-    fn assumptions(&self, bound: Option<usize>, proving: bool) -> Vec<Lit> {
+    fn assumptions(&self, bound: Option<usize>, proving: bool, goals: usize) -> Vec<Lit> {
         let mut a = vec![if proving {
             !self.enc.strong
         } else {
             self.enc.strong
         }];
+        a.extend(&self.enc.goals[..goals]);
         if let Some(b) = bound {
             a.extend(self.enc.belts.enforce_ub(b).unwrap_or_default());
         }
@@ -222,13 +223,23 @@ pub fn solve(
 
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
-    let mut proving = false;
+    // Searching only pays when it adds constraints; otherwise its UNSAT would
+    // just be repeated by proving.
+    let mut proving = !lp.enc.adds_strength;
+    // Warming up: with several sources, the first calls ask for one more
+    // requirement each (see `Encoding::goals`); their models are not decoded.
+    let all_goals = lp.enc.goals.len();
+    let mut goals = if lp.enc.sources.len() > 1 {
+        1
+    } else {
+        all_goals
+    };
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         lp.tick_progress(bound, proving, None);
-        let assumptions = lp.assumptions(bound, proving);
+        let assumptions = lp.assumptions(bound, proving, goals);
         let t = Instant::now();
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
@@ -251,6 +262,8 @@ pub fn solve(
         match answer {
             Answer::Unknown => break,
             Answer::Unsat => {
+                // Fewer requirements are a relaxation of all of them.
+                goals = all_goals;
                 if !proving {
                     proving = true;
                     continue;
@@ -271,6 +284,7 @@ pub fn solve(
                 };
                 break;
             }
+            Answer::Sat(_) if goals < all_goals => goals += 1,
             Answer::Sat(model) => {
                 // A model may mark donuts that no source feeds (a loop feeding
                 // itself): loop formulas rule that model out, and the layout

@@ -106,6 +106,16 @@ pub struct Encoding {
     exempt: Vec<Option<Lit>>,
     /// Per node: a donut waiting here can be topped again (a branch for F1).
     retop: Vec<bool>,
+    /// Requirement switches: `goals[s]` turns on "source `s` delivers", the last
+    /// one "every target receives" and `:targets`. The loop assumes them all,
+    /// except while warming up for a first layout (a few calls that add the
+    /// requirements one by one, so the solver meets them gradually); only
+    /// answers with all of them count.
+    pub goals: Vec<Lit>,
+    /// Whether searching adds anything to proving: S1 clauses, S2 beyond F1
+    /// (for a source that may be exempt from F1, or an any-source), or
+    /// searching-only ranks. When not, the loop proves from the start.
+    pub adds_strength: bool,
     /// Whether the ranks are exact (no loop can ever be unfounded) or a
     /// searching-only strengthening (loop formulas then keep proofs sound).
     pub exact_ranks: bool,
@@ -181,6 +191,8 @@ impl Encoding {
             n_vars: 0,
             dead: false,
             exact_ranks: false,
+            adds_strength: false,
+            goals: Vec::new(),
             exempt: Vec::new(),
             retop: Vec::new(),
         };
@@ -256,6 +268,7 @@ impl Encoding {
                 }
                 // S1 (strong only): a splitter's second exit must be valid too.
                 if info.bad_right {
+                    enc.adds_strength = true;
                     add(Clause::from([!strong, !qn]));
                 }
             }
@@ -345,6 +358,7 @@ impl Encoding {
             .unwrap_or(RANK_BUDGET);
         let exact_cap = enc.nodes.len();
         enc.exact_ranks = cost_at(exact_cap) <= budget;
+        enc.adds_strength |= !enc.exact_ranks;
         // The largest cap that fits the budget, at least 4.
         let cap = if enc.exact_ranks {
             exact_cap
@@ -426,17 +440,24 @@ impl Encoding {
             }
         }
 
-        // C4: every target receives, every source delivers.
+        // C4: every target receives, every source delivers. Each requirement
+        // holds under its goal literal (one per source, one for the targets and
+        // C5), which the loop assumes; see `Encoding::goals`.
+        enc.goals = (0..=n_src).map(|_| vm.new_lit()).collect();
+        let g_targets = enc.goals[n_src];
         for t in enc.level.targets().collect::<Vec<_>>() {
-            let lits: Vec<Lit> = enc.delivery_lits(&infos, |n| n.cell == t).collect();
-            add(lits.into_iter().collect());
+            let mut cl = vec![!g_targets];
+            cl.extend(enc.delivery_lits(&infos, |n| n.cell == t));
+            add(cl.into_iter().collect());
         }
         for s in 0..n_src {
-            let lits: Vec<Lit> = (0..enc.nodes.len())
-                .filter(|&n| infos[n].delivery)
-                .filter_map(|n| enc.q[s][n])
-                .collect();
-            add(lits.into_iter().collect());
+            let mut cl = vec![!enc.goals[s]];
+            cl.extend(
+                (0..enc.nodes.len())
+                    .filter(|&n| infos[n].delivery)
+                    .filter_map(|n| enc.q[s][n]),
+            );
+            add(cl.into_iter().collect());
         }
 
         // C5: `:targets`, as counts of distinct (source, kind) deliveries per kind.
@@ -462,7 +483,7 @@ impl Encoding {
                     ds.push(d);
                 }
                 if want > ds.len() {
-                    add(Clause::new());
+                    add(Clause::from([!g_targets]));
                     continue;
                 }
                 let mut tot = Totalizer::from_iter(ds.iter().copied());
@@ -473,7 +494,7 @@ impl Encoding {
                 }
                 if let Ok(units) = tot.enforce_eq(want) {
                     for u in units {
-                        add(Clause::from([u]));
+                        add(Clause::from([!g_targets, u]));
                     }
                 }
             }
@@ -504,6 +525,7 @@ impl Encoding {
         for s in 0..n_src {
             if !matches!(enc.level.tile(enc.sources[s]), Tile::Source(_)) {
                 enc.exempt.push(None);
+                enc.adds_strength = true;
                 continue;
             }
             let branches: Vec<Lit> = (0..n_nodes)
@@ -517,6 +539,7 @@ impl Encoding {
                 add(cl.into_iter().collect());
                 ex
             });
+            enc.adds_strength |= exempt.is_some();
             enc.exempt.push(exempt);
             // Every donut of a plain source starts on the same node.
             for e in &enc.edges {
@@ -1124,6 +1147,9 @@ impl Encoding {
             }
         }
         set(self.strong, false);
+        for &g in &self.goals {
+            set(g, true);
+        }
         let ids: HashMap<Node, usize> = self
             .nodes
             .iter()
@@ -1211,6 +1237,7 @@ pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool) -> String 
     } else {
         enc.strong
     }])];
+    units.extend(enc.goals.iter().map(|&g| Clause::from([g])));
     if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
         for l in enc.belts.enforce_ub(k).unwrap_or_default() {
             units.push(Clause::from([l]));

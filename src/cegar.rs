@@ -289,7 +289,8 @@ pub fn solve(
                 // A model may mark donuts that no source feeds (a loop feeding
                 // itself): loop formulas rule that model out, and the layout
                 // without the belts only those donuts use is still worth a run.
-                let loops = lp.enc.unfounded(&model);
+                let founded = lp.enc.founded(&model);
+                let loops = lp.enc.unfounded(&model, &founded);
                 let layout = if loops.is_empty() {
                     lp.enc.decode(&model)
                 } else {
@@ -297,7 +298,7 @@ pub fn solve(
                     for cl in &loops {
                         lp.add(cl);
                     }
-                    lp.enc.decode_founded(&model, &lp.enc.founded(&model))
+                    lp.enc.decode_founded(&model, &founded)
                 };
                 let t = Instant::now();
                 let verdict: Verdict = judge(&layout);

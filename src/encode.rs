@@ -1048,10 +1048,10 @@ impl Encoding {
     /// Loop formulas for the model's unfounded donuts: nodes marked as holding a
     /// donut from `s` that no chain of active moves from `s` reaches. For such a
     /// set `L`, each node of `L` needs an active edge entering `L` from outside.
-    /// Returns no clause when every marked node is founded.
-    pub fn unfounded(&self, model: &[bool]) -> Vec<Clause> {
+    /// Returns no clause when every marked node is founded. `founded` is
+    /// [`Encoding::founded`] of the same model.
+    pub fn unfounded(&self, model: &[bool], founded: &[Vec<bool>]) -> Vec<Clause> {
         let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
-        let founded = self.founded(model);
         let mut clauses = Vec::new();
         for s in 0..self.sources.len() {
             let lost: Vec<bool> = (0..self.nodes.len())

@@ -7,6 +7,19 @@ mod common;
 use frosted::encode::Encoding;
 use frosted::sim::Simulator;
 use rustsat::instances::{BasicVarManager, Cnf};
+use rustsat::types::Clause;
+
+/// The first clause whose every literal `val` decides, and decides false.
+fn falsified<'a>(cnf: &'a Cnf, val: &[Option<bool>]) -> Option<&'a Clause> {
+    cnf.iter().find(|cl| {
+        cl.iter().all(|l| {
+            val.get(l.var().idx())
+                .copied()
+                .flatten()
+                .is_some_and(|v| v == l.is_neg())
+        })
+    })
+}
 
 #[test]
 fn known_solutions_satisfy_the_relaxed_encoding() {
@@ -28,17 +41,8 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
         let mut cnf = Cnf::new();
         let enc = Encoding::new(&level, &mut cnf, &mut vars);
         let val = enc.witness(&layout, &outcome.occupancy);
-        for cl in cnf.iter() {
-            let falsified = cl.iter().all(|l| {
-                val.get(l.var().idx())
-                    .copied()
-                    .flatten()
-                    .is_some_and(|v| v == l.is_neg())
-            });
-            if falsified {
-                broken.push(format!("{}: {:?}", level_path.display(), cl));
-                break;
-            }
+        if let Some(cl) = falsified(&cnf, &val) {
+            broken.push(format!("{}: {:?}", level_path.display(), cl));
         }
         n += 1;
     }
@@ -56,10 +60,7 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
 #[test]
 fn every_solution_of_tiny_levels_satisfies_the_relaxed_encoding() {
     use common::tiny::{layouts, random_level, Rng};
-    let cases: usize = std::env::var("FROSTED_EXHAUSTIVE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
+    let cases = common::cases("FROSTED_EXHAUSTIVE_CASES", 400);
     let mut rng = Rng(0x0dd_5eed_7777_0003);
     let (mut levels, mut solutions) = (0, 0);
     for case in 0..cases {
@@ -85,14 +86,7 @@ fn every_solution_of_tiny_levels_satisfies_the_relaxed_encoding() {
             }
             solutions += 1;
             let val = enc.witness(&layout, &outcome.occupancy);
-            let falsified = cnf.iter().find(|cl| {
-                cl.iter().all(|l| {
-                    val.get(l.var().idx())
-                        .copied()
-                        .flatten()
-                        .is_some_and(|v| v == l.is_neg())
-                })
-            });
+            let falsified = falsified(&cnf, &val);
             assert!(
                 falsified.is_none(),
                 "case {case}: the run of\n{layout}\nfalsifies {falsified:?}"
@@ -112,10 +106,7 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
     use common::tiny::{random_board, Rng};
     use frosted::judge::judge;
     use frosted::level::Tile;
-    let wanted: usize = std::env::var("FROSTED_WITNESS_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
+    let wanted = common::cases("FROSTED_WITNESS_CASES", 2000);
     let mut rng = Rng(0x00b0_a4d5_1234_5678);
     let (mut found, mut stranded, mut tries) = (0, 0, 0);
     while found < wanted {
@@ -158,14 +149,7 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
         let mut cnf = Cnf::new();
         let enc = Encoding::new(&level, &mut cnf, &mut vars);
         let val = enc.witness(&layout, &outcome.occupancy);
-        let falsified = cnf.iter().find(|cl| {
-            cl.iter().all(|l| {
-                val.get(l.var().idx())
-                    .copied()
-                    .flatten()
-                    .is_some_and(|v| v == l.is_neg())
-            })
-        });
+        let falsified = falsified(&cnf, &val);
         assert!(
             falsified.is_none(),
             "the run of\n{layout}\non\n{level}\nfalsifies {falsified:?}"

@@ -75,3 +75,12 @@ pub fn example_levels() -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// How many random cases a test runs: the environment variable `name` when set
+/// to a number, else `default`.
+pub fn cases(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -8,7 +8,8 @@
 //! solutions. *Proving* assumes its negation: only relaxations of the exact rules
 //! remain (plus sound learned clauses), so UNSAT there is a proof. A status of
 //! `optimal` or `unsolvable` is only ever given after an UNSAT answer in proving
-//! mode.
+//! mode. The loop searches until it has a first layout (or searching is
+//! UNSAT), then proves.
 
 use crate::encode::Encoding;
 use crate::judge::{judge, Verdict};
@@ -264,7 +265,17 @@ pub fn solve(
             Answer::Unsat => {
                 // Fewer requirements are a relaxation of all of them.
                 goals = all_goals;
-                if !proving {
+                // A searching call whose failed core leaves out `strong` was
+                // unsatisfiable without the strengthening: a proof already.
+                let core_proves = !proving
+                    && lp
+                        .backend
+                        .core()
+                        .is_some_and(|core| !core.contains(&lp.enc.strong));
+                if lp.trace && !proving {
+                    eprintln!("trace: searching unsat; core without strong: {core_proves}");
+                }
+                if !proving && !core_proves {
                     proving = true;
                     continue;
                 }
@@ -319,6 +330,10 @@ pub fn solve(
                         break;
                     }
                     bound = Some(belts - 1);
+                    // From here on every call is a step towards the proof: a
+                    // searching UNSAT would only be repeated by proving, at
+                    // about the same price.
+                    proving = true;
                 } else {
                     let cl = lp.enc.counterexample(&layout, &verdict.outcome);
                     if lp.trace {
@@ -328,10 +343,27 @@ pub fn solve(
                                 cl.len(),
                                 crate::judge::explain(&layout, r, &verdict.outcome)
                             );
+                            if std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some() {
+                                eprintln!("{layout}");
+                            }
                         }
                     }
                     lp.report.counterexamples += 1;
                     lp.add(&cl);
+                    if matches!(
+                        verdict.outcome.end,
+                        crate::sim::End::Failed {
+                            failure: crate::sim::Failure::WrongDelivery { .. },
+                            ..
+                        }
+                    ) {
+                        if let Some(x2) = lp.enc.wrong_branch_clause(&layout) {
+                            if lp.trace {
+                                eprintln!("trace: X2 clause ({} literals)", x2.len());
+                            }
+                            lp.add(&x2);
+                        }
+                    }
                 }
             }
         }

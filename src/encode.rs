@@ -119,6 +119,16 @@ pub struct Encoding {
     /// Whether the ranks are exact (no loop can ever be unfounded) or a
     /// searching-only strengthening (loop formulas then keep proofs sound).
     pub exact_ranks: bool,
+    /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
+    /// (the run ends there). Only in levels where X2 clauses can arise (one
+    /// plain source and a splitter); empty otherwise.
+    strand: Vec<Lit>,
+    /// Per node, `pre[n]`: the lone plain source's donuts walk in lockstep
+    /// onto `n` before any of them has passed a splitter (P1, for X2). Empty
+    /// where X2 does not apply.
+    pre: Vec<Option<Lit>>,
+    /// Nodes where `pre` stops: it holds there but does not go on.
+    pre_stop: Vec<bool>,
 }
 
 /// The most rank clauses (roughly) the encoding spends on exact ranks.
@@ -195,6 +205,9 @@ impl Encoding {
             goals: Vec::new(),
             exempt: Vec::new(),
             retop: Vec::new(),
+            strand: Vec::new(),
+            pre: Vec::new(),
+            pre_stop: Vec::new(),
         };
         let mut add = |cl: Clause| {
             let _ = col.add_clause(cl);
@@ -564,6 +577,70 @@ impl Encoding {
             }
         }
 
+        // P1 (prefix, for X2): with one plain source and a splitter, `pre`
+        // marks the nodes its donuts walk in lockstep from the source: the
+        // first node, and from a marked node that is not a stop, the one node
+        // each belt choice leads to. Stops: branches, crossovers, cells a
+        // bumper acts on, exit cells of splitters, and nodes with several
+        // ways on for one choice.
+        let lone_plain = n_src == 1 && matches!(level.tile(enc.sources[0]), Tile::Source(_));
+        let has_splitter = level
+            .shape
+            .cells()
+            .any(|c| matches!(level.tile(c), Tile::Splitter(_)));
+        let firsts: Vec<usize> = enc
+            .edges
+            .iter()
+            .filter(|e| e.from == From::Source(0) && e.first)
+            .map(|e| e.to)
+            .collect();
+        if lone_plain && has_splitter && firsts.len() == 1 {
+            // Cells a bumper acts on, and the exit cells of every splitter.
+            let mut bumped = vec![false; level.shape.len()];
+            for c in level.shape.cells() {
+                let marks = match level.tile(c) {
+                    Tile::Bumper { dir, .. } => vec![dir],
+                    Tile::Splitter(f) => vec![f.turn_left(), f.turn_right()],
+                    _ => vec![],
+                };
+                for d in marks {
+                    if let Some(p) = level.shape.step(c, d) {
+                        bumped[p.index()] = true;
+                    }
+                }
+            }
+            enc.pre_stop = (0..n_nodes)
+                .map(|n| {
+                    let cell = enc.nodes[n].cell;
+                    enc.is_branch(n)
+                        || level.tile(cell) == Tile::Crossover
+                        || bumped[cell.index()]
+                        || infos[n].exits.iter().any(|(_, d)| d.len() > 1)
+                })
+                .collect();
+            enc.pre = (0..n_nodes)
+                .map(|n| enc.q[0][n].map(|_| vm.new_lit()))
+                .collect();
+            if let Some(p0) = enc.pre[firsts[0]] {
+                add(Clause::from([p0]));
+            }
+            for n in 0..n_nodes {
+                let Some(pn) = enc.pre[n] else { continue };
+                if enc.pre_stop[n] {
+                    continue;
+                }
+                for (guard, dests) in &infos[n].exits {
+                    let Some(pm) = dests.first().and_then(|&m| enc.pre[m]) else {
+                        continue;
+                    };
+                    let mut cl = vec![!pn];
+                    cl.extend(guard.map(|g| !g));
+                    cl.push(pm);
+                    add(cl.into_iter().collect());
+                }
+            }
+        }
+
         // The belt counter: bounds are set by assumptions.
         let has_belt: Vec<Lit> = enc.choice.iter().map(|ch| !ch[0]).collect();
         enc.belts = Totalizer::from_iter(has_belt);
@@ -594,8 +671,69 @@ impl Encoding {
                 }
             }
         }
+        // ST (strands, for X2): `strand[c] → choice[c][none]` and
+        // `strand[c] → ∨ q[·][n at c]`.
+        let lone_plain_source = matches!(
+            enc.sources.as_slice(),
+            [s] if matches!(level.tile(*s), Tile::Source(_))
+        );
+        let splitter = level
+            .shape
+            .cells()
+            .any(|c| matches!(level.tile(c), Tile::Splitter(_)));
+        if lone_plain_source && splitter {
+            let mut at_cell: Vec<Vec<Lit>> = vec![Vec::new(); enc.free.len()];
+            for n in 0..enc.nodes.len() {
+                if let Some(&i) = enc.free_ix.get(&enc.nodes[n].cell) {
+                    at_cell[i].extend(enc.q.iter().filter_map(|qs| qs[n]));
+                }
+            }
+            for (i, lits) in at_cell.into_iter().enumerate() {
+                let st = vm.new_lit();
+                add(Clause::from([!st, enc.choice[i][0]]));
+                let mut cl = vec![!st];
+                cl.extend(lits);
+                add(cl.into_iter().collect());
+                enc.strand.push(st);
+            }
+        }
         enc.n_vars = vm.n_used();
         enc
+    }
+
+    /// X2: the clause for a timing-free wrong delivery at the first splitter
+    /// of a lone plain source (see [`crate::branch`]), or `None` where the
+    /// failed layout does not fit the argument. It holds for every solving
+    /// layout: the belts of `P` and `B` differ, or a cell lets another donut
+    /// onto `B`, or the run strands.
+    pub fn wrong_branch_clause(&self, layout: &Level) -> Option<Clause> {
+        if self.strand.is_empty() {
+            return None;
+        }
+        let wb = crate::branch::wrong_branch(&self.level, layout, !self.pre.is_empty())?;
+        let mut cl: Vec<Lit> = Vec::new();
+        if wb.plain_prefix {
+            // P1 names every prefix that reaches the splitter with this kind
+            // (it stops on the exit cells of splitters, so such a prefix
+            // crosses neither exit of this one).
+            let z = self
+                .nodes
+                .iter()
+                .position(|n| n.cell == wb.splitter && n.kind == wb.splitter_kind)?;
+            cl.push(!self.pre[z]?);
+        }
+        for (c, d) in wb.fixed {
+            cl.push(!self.choice[*self.free_ix.get(&c)?][1 + d.index()]);
+        }
+        for (c, d) in wb.entries {
+            let i = *self.free_ix.get(&c)?;
+            cl.push(match d {
+                Some(d) => self.choice[i][1 + d.index()],
+                None => !self.choice[i][0],
+            });
+        }
+        cl.extend(&self.strand);
+        Some(cl.into_iter().collect())
     }
 
     /// For each cell, the fewest `.` cells a donut from source `s` leaves on any
@@ -1191,6 +1329,38 @@ impl Encoding {
                     (0..self.nodes.len()).any(|n| on[s][n] && self.is_branch(n)),
                 );
             }
+        }
+        // P1: the least marking that satisfies its clauses under this layout.
+        if !self.pre.is_empty() {
+            let mut marked = vec![false; self.nodes.len()];
+            let mut stack: Vec<usize> = self
+                .edges
+                .iter()
+                .filter(|e| e.from == From::Source(0) && e.first)
+                .map(|e| e.to)
+                .collect();
+            while let Some(n) = stack.pop() {
+                if std::mem::replace(&mut marked[n], true) || self.pre_stop[n] {
+                    continue;
+                }
+                for &e in &self.out_edges[n] {
+                    let edge = &self.edges[e];
+                    if edge.first && edge.guard.is_none_or(|g| chosen.contains(&g)) {
+                        stack.push(edge.to);
+                    }
+                }
+            }
+            for (n, p) in self.pre.iter().enumerate() {
+                if let Some(p) = *p {
+                    set(p, marked[n]);
+                }
+            }
+        }
+        for (i, &st) in self.strand.iter().enumerate() {
+            let empty = layout.tile(self.free[i]) == Tile::Empty;
+            let stood = (0..self.nodes.len())
+                .any(|n| self.nodes[n].cell == self.free[i] && on.iter().any(|o| o[n]));
+            set(st, empty && stood);
         }
         val
     }

@@ -173,3 +173,132 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
     eprintln!("{found} random solutions ({stranded} stranding, {tries} boards tried) satisfy the encoding");
     assert!(stranded > 0, "no stranding solution among {found}");
 }
+
+/// X2 (`Encoding::wrong_branch_clause`) against real solutions: every solved
+/// level with one plain source and a splitter (the example levels, and the real
+/// levels with a known solution), also with its targets' kinds changed at
+/// random. Thousands of mutants of the solution (one to four `.` cells
+/// changed) give X2 clauses; the solution's run and every mutant that solves
+/// must satisfy every one of them, and a mutant that failed by a wrong delivery
+/// must falsify its own clause.
+#[test]
+fn wrong_branch_clauses_cut_off_no_solution() {
+    use common::tiny::Rng;
+    use frosted::grid::Kind;
+    use frosted::judge::judge;
+    use frosted::level::{Accepts, Tile};
+    use frosted::sim::{End, Failure};
+    let mutants = common::cases("FROSTED_X2_CASES", 3000);
+    let mut rng = Rng(0x5_0117_7e55_b4a2);
+    let mut files: Vec<std::path::PathBuf> = common::example_levels();
+    match common::ff_levels() {
+        Some(root) => files.extend(common::real_levels(&root)),
+        None => eprintln!("SKIPPED the real levels: ../shared/ff-levels is absent"),
+    }
+    let holds = |cl: &rustsat::types::Clause, val: &[Option<bool>]| {
+        cl.iter().any(|l| {
+            val.get(l.var().idx())
+                .copied()
+                .flatten()
+                .is_some_and(|v| v != l.is_neg())
+        })
+    };
+    let (mut levels, mut clauses, mut checked, mut solved_mutants) = (0, 0, 0, 0);
+    for path in files {
+        let sol_path = path.with_extension("solution.txt");
+        if !sol_path.exists() {
+            continue;
+        }
+        let base = common::load(&path);
+        let sources: Vec<_> = base.sources().collect();
+        let lone = matches!(sources.as_slice(), [s] if matches!(base.tile(*s), Tile::Source(_)));
+        let splitter = base.tiles.iter().any(|t| matches!(t, Tile::Splitter(_)));
+        if !lone || !splitter {
+            continue;
+        }
+        let base_sol = common::load(&sol_path);
+        for variant in 0..4 {
+            // Variant 0 is the level itself; the others change target kinds.
+            let (mut level, mut sol) = (base.clone(), base_sol.clone());
+            if variant > 0 {
+                for c in level.shape.cells() {
+                    if let Tile::Target { dir, .. } = level.tile(c) {
+                        let accepts = match rng.below(3) {
+                            0 => Accepts::Any,
+                            k => Accepts::Only(Kind::new(k as u8 - 1).unwrap_or(Kind::PLAIN)),
+                        };
+                        level.tiles[c.index()] = Tile::Target { dir, accepts };
+                        sol.tiles[c.index()] = Tile::Target { dir, accepts };
+                    }
+                }
+                level.flags.targets = None;
+                sol.flags.targets = None;
+            }
+            levels += 1;
+            let mut vars = BasicVarManager::default();
+            let mut cnf = Cnf::new();
+            let enc = Encoding::new(&level, &mut cnf, &mut vars);
+            let mut solutions = Vec::new();
+            if judge(&sol).solved() {
+                solutions.push(sol.clone());
+            }
+            let mut cuts = Vec::new();
+            let free: Vec<_> = level.free_cells().collect();
+            for _ in 0..mutants / 4 {
+                let mut mutant = sol.clone();
+                for _ in 0..1 + rng.below(4) {
+                    let c = free[rng.below(free.len())];
+                    mutant.tiles[c.index()] = match rng.below(5) {
+                        0 => Tile::Empty,
+                        _ => Tile::Belt(rng.dir()),
+                    };
+                }
+                let verdict = judge(&mutant);
+                if verdict.solved() {
+                    solved_mutants += 1;
+                    solutions.push(mutant.clone());
+                }
+                let Some(cl) = enc.wrong_branch_clause(&mutant) else {
+                    continue;
+                };
+                if matches!(
+                    verdict.outcome.end,
+                    End::Failed {
+                        failure: Failure::WrongDelivery { .. },
+                        ..
+                    }
+                ) {
+                    let outcome = Simulator::recording(&mutant).run();
+                    let val = enc.witness(&mutant, &outcome.occupancy);
+                    assert!(
+                        !holds(&cl, &val),
+                        "the X2 clause of\n{mutant}\ndoes not cut it off"
+                    );
+                }
+                cuts.push((mutant, cl));
+            }
+            clauses += cuts.len();
+            for sol in &solutions {
+                let outcome = Simulator::recording(sol).run();
+                let val = enc.witness(sol, &outcome.occupancy);
+                for (failed, cl) in &cuts {
+                    checked += 1;
+                    assert!(
+                        holds(cl, &val),
+                        "{}: the X2 clause of\n{failed}\ncuts off the solution\n{sol}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{clauses} X2 clauses on {levels} levels, {solved_mutants} solving mutants, {checked} checks against solutions"
+    );
+    assert!(
+        levels >= 4,
+        "only {levels} levels with a lone source and a splitter"
+    );
+    assert!(clauses >= levels, "only {clauses} X2 clauses");
+    assert!(checked >= mutants / 3, "only {checked} checks");
+}

@@ -33,6 +33,13 @@ pub trait Backend {
         n_vars: u32,
         deadline: Option<Instant>,
     ) -> Result<Answer, String>;
+
+    /// After an [`Answer::Unsat`]: assumptions of that call which together
+    /// are already unsatisfiable with the clauses (a failed core), when the
+    /// solver can tell. `None` means "all of them, perhaps".
+    fn core(&mut self) -> Option<Vec<Lit>> {
+        None
+    }
 }
 
 /// The backends `--solver` accepts.
@@ -81,10 +88,34 @@ fn to_varisat(l: Lit) -> varisat::Lit {
 
 /// varisat, pure Rust. It cannot be interrupted, so a deadline is only checked
 /// between calls.
-#[derive(Default)]
 pub struct VarisatBackend {
     solver: varisat::Solver<'static>,
     buf: Vec<varisat::Lit>,
+}
+
+impl Default for VarisatBackend {
+    fn default() -> VarisatBackend {
+        let mut solver = varisat::Solver::new();
+        if let Ok(spec) = std::env::var("FROSTED_VARISAT") {
+            let mut u = varisat::config::SolverConfigUpdate::new();
+            for kv in spec.split(',') {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                match k {
+                    "vsids" => u.vsids_decay = v.parse().ok(),
+                    "cla" => u.clause_activity_decay = v.parse().ok(),
+                    "luby" => u.luby_restart_interval_scale = v.parse().ok(),
+                    "locals" => u.reduce_locals_interval = v.parse().ok(),
+                    "mids" => u.reduce_mids_interval = v.parse().ok(),
+                    _ => {}
+                }
+            }
+            let _ = solver.config(&u);
+        }
+        VarisatBackend {
+            solver,
+            buf: Vec::new(),
+        }
+    }
 }
 
 impl Backend for VarisatBackend {
@@ -119,6 +150,22 @@ impl Backend for VarisatBackend {
             Ok(false) => Ok(Answer::Unsat),
             Err(e) => Err(format!("varisat: {e}")),
         }
+    }
+
+    fn core(&mut self) -> Option<Vec<Lit>> {
+        let core = self.solver.failed_core()?;
+        Some(
+            core.iter()
+                .map(|l| {
+                    let v = rustsat::types::Var::new(l.index() as u32);
+                    if l.is_positive() {
+                        v.pos_lit()
+                    } else {
+                        v.neg_lit()
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -190,6 +237,12 @@ mod cadical {
                 SolverResult::Unsat => Ok(Answer::Unsat),
                 SolverResult::Interrupted => Ok(Answer::Unknown),
             }
+        }
+
+        fn core(&mut self) -> Option<Vec<Lit>> {
+            // rustsat gives the core as a clause of negated assumptions.
+            let core = self.solver.core().ok()?;
+            Some(core.into_iter().map(|l| !l).collect())
         }
     }
 }

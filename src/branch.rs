@@ -283,6 +283,11 @@ fn walk_branch(
             _ => return None,
         }
     };
+    // A bumper on the target could move donuts off it, and a move into it
+    // could then be blocked: the walk would no longer be sure to arrive.
+    if w.bumpers[target.index()].iter().any(Option::is_some) {
+        return None;
+    }
     // Every way onto a cell of B other than from its predecessor.
     let mut entries = Vec::new();
     for &(b, pred) in &walked {

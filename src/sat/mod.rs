@@ -88,34 +88,10 @@ fn to_varisat(l: Lit) -> varisat::Lit {
 
 /// varisat, pure Rust. It cannot be interrupted, so a deadline is only checked
 /// between calls.
+#[derive(Default)]
 pub struct VarisatBackend {
     solver: varisat::Solver<'static>,
     buf: Vec<varisat::Lit>,
-}
-
-impl Default for VarisatBackend {
-    fn default() -> VarisatBackend {
-        let mut solver = varisat::Solver::new();
-        if let Ok(spec) = std::env::var("FROSTED_VARISAT") {
-            let mut u = varisat::config::SolverConfigUpdate::new();
-            for kv in spec.split(',') {
-                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-                match k {
-                    "vsids" => u.vsids_decay = v.parse().ok(),
-                    "cla" => u.clause_activity_decay = v.parse().ok(),
-                    "luby" => u.luby_restart_interval_scale = v.parse().ok(),
-                    "locals" => u.reduce_locals_interval = v.parse().ok(),
-                    "mids" => u.reduce_mids_interval = v.parse().ok(),
-                    _ => {}
-                }
-            }
-            let _ = solver.config(&u);
-        }
-        VarisatBackend {
-            solver,
-            buf: Vec::new(),
-        }
-    }
 }
 
 impl Backend for VarisatBackend {

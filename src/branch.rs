@@ -60,26 +60,17 @@ impl<'a> Walker<'a> {
     fn new(layout: &'a Level) -> Walker<'a> {
         let shape = layout.shape;
         let mut toppers = vec![Vec::new(); shape.len()];
-        let mut bumpers = vec![[None; 4]; shape.len()];
         for c in shape.scan_order() {
-            match layout.tile(c) {
-                Tile::Topper { kind, dir } => {
-                    if let Some(t) = shape.step(c, dir) {
-                        toppers[t.index()].push(kind);
-                    }
+            if let Tile::Topper { kind, dir } = layout.tile(c) {
+                if let Some(t) = shape.step(c, dir) {
+                    toppers[t.index()].push(kind);
                 }
-                Tile::Bumper { dir, kind } => {
-                    if let Some(p) = shape.step(c, dir) {
-                        bumpers[p.index()][dir.index()] = Some(kind);
-                    }
-                }
-                _ => {}
             }
         }
         Walker {
             layout,
             toppers,
-            bumpers,
+            bumpers: layout.bumper_pushes(),
         }
     }
 
@@ -211,12 +202,12 @@ pub fn wrong_branch(level: &Level, layout: &Level, prefix_free: bool) -> Option<
     };
     for right_exit in [false, true] {
         if let Some(b) = walk_branch(level, &w, guard_p, z, f, kz, right_exit) {
-            if plain_prefix && b.cells.iter().any(|c| on_p[c.index()]) {
+            if plain_prefix && b.walked.iter().any(|(c, _)| on_p[c.index()]) {
                 continue;
             }
             let mut fixed: Vec<(CellId, Dir)> = prefix
                 .iter()
-                .chain(&b.cells)
+                .chain(b.walked.iter().map(|(c, _)| c))
                 .filter(|&&c| free(c))
                 .filter_map(|&c| match layout.tile(c) {
                     Tile::Belt(d) => Some((c, d)),
@@ -240,8 +231,9 @@ pub fn wrong_branch(level: &Level, layout: &Level, prefix_free: bool) -> Option<
 }
 
 struct Branch {
-    /// The cells walked, from the splitter's exit to (not including) the target.
-    cells: Vec<CellId>,
+    /// The cells walked, from the splitter's exit to (not including) the
+    /// target, each with the cell the donut came from.
+    walked: Vec<(CellId, CellId)>,
     entries: Vec<(CellId, Option<Dir>)>,
     target: CellId,
     kind: Kind,
@@ -263,8 +255,6 @@ fn walk_branch(
     let mut c = w.next(z, out)?;
     let mut k = w.topped(c, kz)?;
     let mut on_b = vec![false; shape.len()];
-    let mut cells = Vec::new();
-    // (cell, the cell the donut came from)
     let mut walked = Vec::new();
     let mut prev = z;
     let target = loop {
@@ -273,7 +263,6 @@ fn walk_branch(
         }
         match w.step(c, k) {
             Step::Move(d) => {
-                cells.push(c);
                 walked.push((c, prev));
                 prev = c;
                 c = w.next(c, d)?;
@@ -327,7 +316,7 @@ fn walk_branch(
     entries.sort();
     entries.dedup();
     Some(Branch {
-        cells,
+        walked,
         entries,
         target,
         kind: k,

@@ -146,6 +146,8 @@ struct Loop<'a> {
     /// `FROSTED_TRACE` is set: a line on stderr per SAT call and per rejected
     /// candidate, for studying the loop.
     trace: bool,
+    /// `FROSTED_TRACE_LAYOUTS` is set too: each rejected layout is printed.
+    trace_layouts: bool,
 }
 
 impl Loop<'_> {
@@ -217,6 +219,7 @@ pub fn solve(
         progress,
         last_progress: Instant::now(),
         trace: std::env::var_os("FROSTED_TRACE").is_some(),
+        trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
     };
     for cl in cnf.iter() {
         lp.add(cl);
@@ -343,7 +346,7 @@ pub fn solve(
                                 cl.len(),
                                 crate::judge::explain(&layout, r, &verdict.outcome)
                             );
-                            if std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some() {
+                            if lp.trace_layouts {
                                 eprintln!("{layout}");
                             }
                         }

@@ -583,29 +583,31 @@ impl Encoding {
         // each belt choice leads to. Stops: branches, crossovers, cells a
         // bumper acts on, exit cells of splitters, and nodes with several
         // ways on for one choice.
-        let lone_plain = n_src == 1 && matches!(level.tile(enc.sources[0]), Tile::Source(_));
-        let has_splitter = level
-            .shape
-            .cells()
-            .any(|c| matches!(level.tile(c), Tile::Splitter(_)));
+        let x2 = n_src == 1
+            && matches!(level.tile(enc.sources[0]), Tile::Source(_))
+            && level
+                .shape
+                .cells()
+                .any(|c| matches!(level.tile(c), Tile::Splitter(_)));
         let firsts: Vec<usize> = enc
             .edges
             .iter()
             .filter(|e| e.from == From::Source(0) && e.first)
             .map(|e| e.to)
             .collect();
-        if lone_plain && has_splitter && firsts.len() == 1 {
+        if x2 && firsts.len() == 1 {
             // Cells a bumper acts on, and the exit cells of every splitter.
-            let mut bumped = vec![false; level.shape.len()];
+            let mut bumped: Vec<bool> = level
+                .bumper_pushes()
+                .iter()
+                .map(|p| p.iter().any(Option::is_some))
+                .collect();
             for c in level.shape.cells() {
-                let marks = match level.tile(c) {
-                    Tile::Bumper { dir, .. } => vec![dir],
-                    Tile::Splitter(f) => vec![f.turn_left(), f.turn_right()],
-                    _ => vec![],
-                };
-                for d in marks {
-                    if let Some(p) = level.shape.step(c, d) {
-                        bumped[p.index()] = true;
+                if let Tile::Splitter(f) = level.tile(c) {
+                    for d in [f.turn_left(), f.turn_right()] {
+                        if let Some(p) = level.shape.step(c, d) {
+                            bumped[p.index()] = true;
+                        }
                     }
                 }
             }
@@ -673,15 +675,7 @@ impl Encoding {
         }
         // ST (strands, for X2): `strand[c] → choice[c][none]` and
         // `strand[c] → ∨ q[·][n at c]`.
-        let lone_plain_source = matches!(
-            enc.sources.as_slice(),
-            [s] if matches!(level.tile(*s), Tile::Source(_))
-        );
-        let splitter = level
-            .shape
-            .cells()
-            .any(|c| matches!(level.tile(c), Tile::Splitter(_)));
-        if lone_plain_source && splitter {
+        if x2 {
             let mut at_cell: Vec<Vec<Lit>> = vec![Vec::new(); enc.free.len()];
             for n in 0..enc.nodes.len() {
                 if let Some(&i) = enc.free_ix.get(&enc.nodes[n].cell) {
@@ -880,6 +874,7 @@ impl Encoding {
             });
         }
 
+        let pushes = level.bumper_pushes();
         let mut done = 0;
         while done < self.nodes.len() {
             let n = done;
@@ -891,11 +886,9 @@ impl Encoding {
                 entry,
             } = self.nodes[n];
             let tile = level.tile(p);
-            let bumper = Dir::ALL.into_iter().find(|&d| {
-                shape.step(p, d.opposite()).is_some_and(|b| {
-                    matches!(level.tile(b), Tile::Bumper { dir, kind } if dir == d && kind == k)
-                })
-            });
+            let bumper = Dir::ALL
+                .into_iter()
+                .find(|&d| pushes[p.index()][d.index()] == Some(k));
             // (direction, guard, required-valid)
             let mut moves: Vec<(Dir, Option<Lit>, bool)> = Vec::new();
             let mut teleport = false;
@@ -928,11 +921,7 @@ impl Encoding {
                     // The first donut to leave a splitter goes left, so a left exit
                     // that is invalid fails the run, unless a bumper may have moved
                     // an earlier donut off the splitter (that flips it to the right).
-                    let bumped_here = Dir::ALL.into_iter().any(|d| {
-                        shape.step(p, d.opposite()).is_some_and(
-                            |b| matches!(level.tile(b), Tile::Bumper { dir, .. } if dir == d),
-                        )
-                    });
+                    let bumped_here = pushes[p.index()].iter().any(Option::is_some);
                     moves.push((f.turn_left(), None, !bumped_here));
                     moves.push((f.turn_right(), None, false));
                 }

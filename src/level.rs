@@ -189,6 +189,21 @@ impl Level {
             .filter(move |c| self.tile(*c).is_target())
     }
 
+    /// For each cell `p` and direction `d` (indexed by `Dir::index`), the kind
+    /// a bumper at `p - d` facing `d` pushes from `p` (rules §4, "bumper
+    /// first").
+    pub fn bumper_pushes(&self) -> Vec<[Option<Kind>; 4]> {
+        let mut pushes = vec![[None; 4]; self.shape.len()];
+        for b in self.shape.cells() {
+            if let Tile::Bumper { dir, kind } = self.tile(b) {
+                if let Some(p) = self.shape.step(b, dir) {
+                    pushes[p.index()][dir.index()] = Some(kind);
+                }
+            }
+        }
+        pushes
+    }
+
     /// The number of belts this layout adds on `.` cells of `level`.
     pub fn added_belts(&self, level: &Level) -> usize {
         self.tiles

@@ -210,18 +210,7 @@ impl Board {
         for (i, c) in scan.iter().enumerate() {
             scan_pos[c.index()] = i as u32;
         }
-        let mut bumpers = vec![[None; 4]; shape.len()];
-        for c in shape.cells() {
-            for d in Dir::ALL {
-                if let Some(b) = shape.step(c, d.opposite()) {
-                    if let Tile::Bumper { dir, kind } = level.tile(b) {
-                        if dir == d {
-                            bumpers[c.index()][d.index()] = Some(kind);
-                        }
-                    }
-                }
-            }
-        }
+        let bumpers = level.bumper_pushes();
         let mut toppers = Vec::new();
         for &c in &scan {
             if let Tile::Topper { kind, dir } = level.tile(c) {

@@ -82,6 +82,11 @@ pub struct Progress {
     /// Whether this call is a periodic progress line (at most one every two
     /// seconds); the others keep the counts current.
     pub line: bool,
+    /// The formula so far (variables, clauses given to the solver).
+    pub variables: u32,
+    pub clauses: usize,
+    /// Time spent per phase so far (`total` is `elapsed`).
+    pub times: Times,
 }
 
 /// Time spent in each phase.
@@ -173,6 +178,12 @@ impl Loop<'_> {
             counterexamples: self.report.counterexamples,
             loop_clauses: self.report.loop_clauses,
             line,
+            variables: self.vars.n_used(),
+            clauses: self.clauses,
+            times: Times {
+                total: self.start.elapsed(),
+                ..self.report.times.clone()
+            },
         });
     }
 
@@ -221,7 +232,20 @@ pub fn solve(
         trace: std::env::var_os("FROSTED_TRACE").is_some(),
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
     };
-    for cl in cnf.iter() {
+    let mut all: Vec<Clause> = cnf.iter().cloned().collect();
+    if let Some(seed) = std::env::var("FROSTED_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for i in (1..all.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            all.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+    }
+    for cl in &all {
         lp.add(cl);
     }
 

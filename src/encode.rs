@@ -129,6 +129,9 @@ pub struct Encoding {
     pre: Vec<Option<Lit>>,
     /// Nodes where `pre` stops: it holds there but does not go on.
     pre_stop: Vec<bool>,
+    /// R3's sequential counters: the literals of one cell, and `r[i]` (one
+    /// of the first `i + 1` holds).
+    r3_chains: Vec<(Vec<Lit>, Vec<Lit>)>,
 }
 
 /// The most rank clauses (roughly) the encoding spends on exact ranks.
@@ -208,6 +211,7 @@ impl Encoding {
             strand: Vec::new(),
             pre: Vec::new(),
             pre_stop: Vec::new(),
+            r3_chains: Vec::new(),
         };
         let mut add = |cl: Clause| {
             let _ = col.add_clause(cl);
@@ -535,6 +539,13 @@ impl Encoding {
         // all of it: every node of the source's flow then leads on to the next
         // one. A source is exempt (`exempt[s]`) only if one of its donuts stood
         // on a branch; any-sources emit several kinds and are left out.
+        // R3 only pays with several routes that may merge (measured: see
+        // encodings/README.md).
+        let r3 = n_src >= 3
+            && !level
+                .bumper_pushes()
+                .iter()
+                .any(|p| p.iter().any(Option::is_some));
         for s in 0..n_src {
             if !matches!(enc.level.tile(enc.sources[s]), Tile::Source(_)) {
                 enc.exempt.push(None);
@@ -573,6 +584,85 @@ impl Encoding {
                     cl.extend(guard.map(|g| !g));
                     cl.extend(dests.iter().filter_map(|&m| enc.q[s][m]));
                     add(cl.into_iter().collect());
+                }
+            }
+            // R0–R3 hold for a route that never meets a branch; they are
+            // only added where the source cannot reach one (with `exempt[s]`
+            // in every clause they only slowed the levels whose source must
+            // branch).
+            if exempt.is_some() {
+                continue;
+            }
+            for n in 0..n_nodes {
+                let Some(qn) = enc.q[s][n] else { continue };
+                // R0 (no strand): the route leaves every `.` cell on a belt.
+                if let Some(&i) = enc.free_ix.get(&enc.nodes[n].cell) {
+                    add(Clause::from([!qn, !enc.choice[i][0]]));
+                }
+                // R1 (route edges): the move the layout picks is active.
+                for &e in &enc.out_edges[n] {
+                    let edge = &enc.edges[e];
+                    let Some(a) = enc.act[s][e] else { continue };
+                    if !edge.first {
+                        continue;
+                    }
+                    let mut cl = vec![!qn, a];
+                    cl.extend(edge.guard.map(|g| !g));
+                    add(cl.into_iter().collect());
+                }
+            }
+            // R2 (simple route): at most one active move into each node.
+            for n in 0..n_nodes {
+                let ins: Vec<Lit> = enc.in_edges[n]
+                    .iter()
+                    .filter(|&&e| enc.edges[e].first)
+                    .filter_map(|&e| enc.act[s][e])
+                    .collect();
+                for i in 0..ins.len() {
+                    for j in i + 1..ins.len() {
+                        add(Clause::from([!ins[i], !ins[j]]));
+                    }
+                }
+            }
+            // R3 (one kind per cell): without bumpers, the route meets no
+            // cell twice (a crossover once per entry direction).
+            if r3 {
+                let mut by_cell: HashMap<(CellId, Option<Dir>), Vec<Lit>> = HashMap::new();
+                for n in 0..n_nodes {
+                    if let Some(qn) = enc.q[s][n] {
+                        let node = &enc.nodes[n];
+                        by_cell.entry((node.cell, node.entry)).or_default().push(qn);
+                    }
+                }
+                // Pairwise for a few kinds, else a sequential counter:
+                // `r[i]` holds when one of `lits[..=i]` does. (Pairwise on
+                // every cell made 02-summer/07 several times slower.)
+                let mut cells: Vec<_> = by_cell.into_iter().collect();
+                cells.sort_by_key(|(k, _)| (k.0.index(), k.1.map(Dir::index)));
+                for (_, lits) in cells {
+                    if lits.len() > 4 {
+                        let mut rs: Vec<Lit> = Vec::new();
+                        for (i, &l) in lits.iter().enumerate() {
+                            if let Some(&p) = rs.last() {
+                                add(Clause::from([!l, !p]));
+                            }
+                            if i + 1 < lits.len() {
+                                let r = vm.new_lit();
+                                add(Clause::from([!l, r]));
+                                if let Some(&p) = rs.last() {
+                                    add(Clause::from([!p, r]));
+                                }
+                                rs.push(r);
+                            }
+                        }
+                        enc.r3_chains.push((lits, rs));
+                        continue;
+                    }
+                    for i in 0..lits.len() {
+                        for j in i + 1..lits.len() {
+                            add(Clause::from([!lits[i], !lits[j]]));
+                        }
+                    }
                 }
             }
         }
@@ -1350,6 +1440,14 @@ impl Encoding {
             let stood = (0..self.nodes.len())
                 .any(|n| self.nodes[n].cell == self.free[i] && on.iter().any(|o| o[n]));
             set(st, empty && stood);
+        }
+        // R3's counters: `r[i]` is the disjunction of the first literals.
+        for (lits, rs) in &self.r3_chains {
+            let mut any = false;
+            for (l, r) in lits.iter().zip(rs) {
+                any |= val[l.var().idx()] == Some(!l.is_neg());
+                val[r.var().idx()] = Some(any != r.is_neg());
+            }
         }
         val
     }

@@ -186,9 +186,19 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 },
                 layout,
                 belts,
-                times: Times {
-                    total: start.elapsed(),
-                    ..Times::default()
+                variables: last.map_or(0, |p| p.variables),
+                clauses: last.map_or(0, |p| p.clauses),
+                // The call in flight when time ran out was a SAT call.
+                times: match last {
+                    Some(p) => Times {
+                        sat: p.times.sat + start.elapsed().saturating_sub(p.elapsed),
+                        total: start.elapsed(),
+                        ..p.times.clone()
+                    },
+                    None => Times {
+                        total: start.elapsed(),
+                        ..Times::default()
+                    },
                 },
                 ..Report::empty(opts.solver.name())
             })

@@ -232,7 +232,7 @@ pub fn solve(
         trace: std::env::var_os("FROSTED_TRACE").is_some(),
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
     };
-    let mut all: Vec<Clause> = cnf.iter().cloned().collect();
+    let mut all: Vec<Clause> = cnf.into_iter().collect();
     if let Some(seed) = std::env::var("FROSTED_SEED")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())

@@ -134,6 +134,12 @@ pub struct Encoding {
     r3_chains: Vec<(Vec<Lit>, Vec<Lit>)>,
 }
 
+/// "At most one of `lits`", pairwise.
+fn pairwise_at_most_one(lits: &[Lit]) -> impl Iterator<Item = Clause> + '_ {
+    (0..lits.len())
+        .flat_map(move |i| (i + 1..lits.len()).map(move |j| Clause::from([!lits[i], !lits[j]])))
+}
+
 /// The most rank clauses (roughly) the encoding spends on exact ranks.
 const RANK_BUDGET: usize = 400_000;
 
@@ -220,14 +226,12 @@ impl Encoding {
         // C1: exactly one choice per `.` cell.
         for ch in &enc.choice {
             add(ch.iter().copied().collect());
-            for i in 0..5 {
-                for j in i + 1..5 {
-                    add(Clause::from([!ch[i], !ch[j]]));
-                }
-            }
+            pairwise_at_most_one(ch).for_each(&mut add);
         }
 
-        let infos = enc.build_graph();
+        // Which kind a bumper pushes from which cell, and which way.
+        let pushes = level.bumper_pushes();
+        let infos = enc.build_graph(&pushes);
         enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
         if enc.dead {
             add(Clause::new());
@@ -541,11 +545,7 @@ impl Encoding {
         // on a branch; any-sources emit several kinds and are left out.
         // R3 only pays with several routes that may merge (measured: see
         // encodings/README.md).
-        let r3 = n_src >= 3
-            && !level
-                .bumper_pushes()
-                .iter()
-                .any(|p| p.iter().any(Option::is_some));
+        let r3 = n_src >= 3 && !pushes.iter().any(|p| p.iter().any(Option::is_some));
         for s in 0..n_src {
             if !matches!(enc.level.tile(enc.sources[s]), Tile::Source(_)) {
                 enc.exempt.push(None);
@@ -618,28 +618,25 @@ impl Encoding {
                     .filter(|&&e| enc.edges[e].first)
                     .filter_map(|&e| enc.act[s][e])
                     .collect();
-                for i in 0..ins.len() {
-                    for j in i + 1..ins.len() {
-                        add(Clause::from([!ins[i], !ins[j]]));
-                    }
-                }
+                pairwise_at_most_one(&ins).for_each(&mut add);
             }
             // R3 (one kind per cell): without bumpers, the route meets no
             // cell twice (a crossover once per entry direction).
             if r3 {
-                let mut by_cell: HashMap<(CellId, Option<Dir>), Vec<Lit>> = HashMap::new();
+                // Ordered by cell, so the clause order is the same every run.
+                let mut by_cell: std::collections::BTreeMap<(usize, Option<usize>), Vec<Lit>> =
+                    Default::default();
                 for n in 0..n_nodes {
                     if let Some(qn) = enc.q[s][n] {
                         let node = &enc.nodes[n];
-                        by_cell.entry((node.cell, node.entry)).or_default().push(qn);
+                        let key = (node.cell.index(), node.entry.map(Dir::index));
+                        by_cell.entry(key).or_default().push(qn);
                     }
                 }
                 // Pairwise for a few kinds, else a sequential counter:
                 // `r[i]` holds when one of `lits[..=i]` does. (Pairwise on
                 // every cell made 02-summer/07 several times slower.)
-                let mut cells: Vec<_> = by_cell.into_iter().collect();
-                cells.sort_by_key(|(k, _)| (k.0.index(), k.1.map(Dir::index)));
-                for (_, lits) in cells {
+                for lits in by_cell.into_values() {
                     if lits.len() > 4 {
                         let mut rs: Vec<Lit> = Vec::new();
                         for (i, &l) in lits.iter().enumerate() {
@@ -658,11 +655,7 @@ impl Encoding {
                         enc.r3_chains.push((lits, rs));
                         continue;
                     }
-                    for i in 0..lits.len() {
-                        for j in i + 1..lits.len() {
-                            add(Clause::from([!lits[i], !lits[j]]));
-                        }
-                    }
+                    pairwise_at_most_one(&lits).for_each(&mut add);
                 }
             }
         }
@@ -687,8 +680,7 @@ impl Encoding {
             .collect();
         if x2 && firsts.len() == 1 {
             // Cells a bumper acts on, and the exit cells of every splitter.
-            let mut bumped: Vec<bool> = level
-                .bumper_pushes()
+            let mut bumped: Vec<bool> = pushes
                 .iter()
                 .map(|p| p.iter().any(Option::is_some))
                 .collect();
@@ -896,7 +888,7 @@ impl Encoding {
     }
 
     /// Builds every node reachable from a source under some layout, and the edges.
-    fn build_graph(&mut self) -> Vec<NodeInfo> {
+    fn build_graph(&mut self, pushes: &[[Option<Kind>; 4]]) -> Vec<NodeInfo> {
         let level = self.level.clone();
         let shape = level.shape;
         let mut ids = HashMap::new();
@@ -964,7 +956,6 @@ impl Encoding {
             });
         }
 
-        let pushes = level.bumper_pushes();
         let mut done = 0;
         while done < self.nodes.len() {
             let n = done;

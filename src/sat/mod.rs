@@ -86,6 +86,10 @@ fn to_varisat(l: Lit) -> varisat::Lit {
     varisat::Lit::from_index(l.var().idx(), !l.is_neg())
 }
 
+fn from_varisat(l: varisat::Lit) -> Lit {
+    Lit::new(l.index() as u32, l.is_negative())
+}
+
 /// varisat, pure Rust. It cannot be interrupted, so a deadline is only checked
 /// between calls.
 #[derive(Default)]
@@ -130,18 +134,7 @@ impl Backend for VarisatBackend {
 
     fn core(&mut self) -> Option<Vec<Lit>> {
         let core = self.solver.failed_core()?;
-        Some(
-            core.iter()
-                .map(|l| {
-                    let v = rustsat::types::Var::new(l.index() as u32);
-                    if l.is_positive() {
-                        v.pos_lit()
-                    } else {
-                        v.neg_lit()
-                    }
-                })
-                .collect(),
-        )
+        Some(core.iter().map(|&l| from_varisat(l)).collect())
     }
 }
 

@@ -697,7 +697,7 @@ impl Encoding {
                 .map(|n| {
                     let cell = enc.nodes[n].cell;
                     enc.is_branch(n)
-                        || level.tile(cell) == Tile::Crossover
+                        || matches!(level.tile(cell), Tile::Crossover | Tile::TeleIn(_))
                         || bumped[cell.index()]
                         || infos[n].exits.iter().any(|(_, d)| d.len() > 1)
                 })
@@ -1069,10 +1069,7 @@ impl Encoding {
             if teleport {
                 infos[n].exits.push((None, Vec::new()));
                 if let Tile::TeleIn(ch) = tile {
-                    let outs: Vec<CellId> = shape
-                        .cells()
-                        .filter(|&o| matches!(level.tile(o), Tile::TeleOut(c, _) if c == ch))
-                        .collect();
+                    let outs: Vec<CellId> = level.tele_outs(ch).collect();
                     for o in outs {
                         for (i, k2) in arrival_kinds(&level, o, k).into_iter().enumerate() {
                             let to = self.node_id(
@@ -1181,23 +1178,27 @@ impl Encoding {
     }
 
     /// A node where donuts of one source may part ways: a splitter, a teleporter
-    /// in, or a cell where a waiting donut is topped again.
+    /// in with several outs, or a cell where a waiting donut is topped again.
+    /// (A teleporter in with one out sends every donut the same way, like a
+    /// belt.)
     fn is_branch(&self, n: usize) -> bool {
-        self.retop[n]
-            || matches!(
-                self.level.tile(self.nodes[n].cell),
-                Tile::Splitter(_) | Tile::TeleIn(_)
-            )
+        self.retop[n] || self.splits(self.nodes[n].cell)
+    }
+
+    /// A splitter, or a teleporter in with several outs.
+    fn splits(&self, c: CellId) -> bool {
+        match self.level.tile(c) {
+            Tile::Splitter(_) => true,
+            Tile::TeleIn(ch) => self.level.tele_outs(ch).nth(1).is_some(),
+            _ => false,
+        }
     }
 
     /// A node a donut may leave in more than one way under one layout: a
-    /// splitter, a teleporter in, or a move onto a cell where toppers may act
-    /// more than once.
+    /// splitter, a teleporter in with several outs, or a move onto a cell
+    /// where toppers may act more than once.
     fn is_fork(&self, n: usize) -> bool {
-        matches!(
-            self.level.tile(self.nodes[n].cell),
-            Tile::Splitter(_) | Tile::TeleIn(_)
-        ) || self.out_edges[n].iter().any(|&e| !self.edges[e].first)
+        self.splits(self.nodes[n].cell) || self.out_edges[n].iter().any(|&e| !self.edges[e].first)
     }
 
     /// Which nodes each source can reach under some layout.

@@ -189,6 +189,13 @@ impl Level {
             .filter(move |c| self.tile(*c).is_target())
     }
 
+    /// The teleporter outs of channel `ch`, in scan order.
+    pub fn tele_outs(&self, ch: Channel) -> impl Iterator<Item = CellId> + '_ {
+        self.shape
+            .cells()
+            .filter(move |&o| matches!(self.tile(o), Tile::TeleOut(c, _) if c == ch))
+    }
+
     /// For each cell `p` and direction `d` (indexed by `Dir::index`), the kind
     /// a bumper at `p - d` facing `d` pushes from `p` (rules §4, "bumper
     /// first").

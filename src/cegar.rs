@@ -14,11 +14,17 @@
 use crate::encode::Encoding;
 use crate::judge::{judge, Verdict};
 use crate::level::Level;
+use crate::sat::race::{shuffle, Race};
 use crate::sat::{Answer, Backend, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 use std::time::{Duration, Instant};
+
+/// With several threads, how long a SAT call runs alone before the other
+/// solvers join it: calls shorter than this are answered exactly as by one
+/// solver.
+pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
 
 /// How a solve ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,6 +59,9 @@ pub struct Options {
     /// Only consider layouts with at most this many belts.
     pub max_belts: Option<usize>,
     pub timeout: Option<Duration>,
+    /// Copies of the solver racing on their own threads (see
+    /// [`crate::sat::race`]); 1 runs one solver, deterministically.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -62,6 +71,7 @@ impl Default for Options {
             first: false,
             max_belts: None,
             timeout: None,
+            threads: 1,
         }
     }
 }
@@ -209,7 +219,11 @@ pub fn solve(
 ) -> Result<Report, String> {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
-    let backend = opts.solver.build()?;
+    let backend: Box<dyn Backend> = if opts.threads > 1 {
+        Box::new(Race::new(&opts.solver, opts.threads, RACE_HEAD_START))
+    } else {
+        opts.solver.build()?
+    };
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
     let enc = Encoding::new(level, &mut cnf, &mut vars);
@@ -237,13 +251,7 @@ pub fn solve(
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
     {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        for i in (1..all.len()).rev() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            all.swap(i, (x % (i as u64 + 1)) as usize);
-        }
+        shuffle(&mut all, seed);
     }
     for cl in &all {
         lp.add(cl);

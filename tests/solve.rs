@@ -23,18 +23,19 @@ fn example_levels() -> Vec<(PathBuf, Level, Level)> {
         .collect()
 }
 
-fn options(solver: SolverChoice) -> Options {
+fn options(solver: SolverChoice, threads: usize) -> Options {
     Options {
         solver,
+        threads,
         ..Options::default()
     }
 }
 
-fn check_examples(solver: SolverChoice) {
+fn check_examples(solver: SolverChoice, threads: usize) {
     let levels = example_levels();
     assert!(levels.len() >= 36);
     for (path, level, hand) in levels {
-        let r = solve(&level, &options(solver.clone()), &mut |_| {}).expect("solve runs");
+        let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
         assert_eq!(r.status, Status::Optimal, "{}: {}", path.display(), r.claim);
         let layout = r.layout.expect("a layout");
         layout
@@ -54,23 +55,23 @@ fn check_examples(solver: SolverChoice) {
 /// A level no layout solves: the target can only be entered from off the grid.
 const IMPOSSIBLE: &str = "+>  .   .   -<\n.   .   .   .\n";
 
-fn check_unsolvable(solver: SolverChoice) {
+fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let level = parse(IMPOSSIBLE).expect("parses");
-    let r = solve(&level, &options(solver.clone()), &mut |_| {}).expect("solve runs");
+    let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable, "{}", r.claim);
     assert!(r.layout.is_none());
     // Below the optimum of a solvable level, the bound makes it unsolvable.
     let level = parse("+>  .   .   .   ->\n").expect("parses");
     let opts = Options {
         max_belts: Some(2),
-        ..options(solver.clone())
+        ..options(solver.clone(), threads)
     };
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable);
     assert!(r.claim.contains("at most 2 belts"), "{}", r.claim);
     let opts = Options {
         first: true,
-        ..options(solver)
+        ..options(solver, threads)
     };
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert!(matches!(r.status, Status::Solved | Status::Optimal));
@@ -95,20 +96,23 @@ fn dimacs_solver() -> Option<SolverChoice> {
 
 macro_rules! backend_tests {
     ($name:ident, $solver:expr) => {
+        backend_tests!($name, $solver, 1);
+    };
+    ($name:ident, $solver:expr, $threads:expr) => {
         mod $name {
             use super::*;
 
             #[test]
             fn solves_every_example_level_optimally() {
                 if let Some(s) = $solver {
-                    check_examples(s);
+                    check_examples(s, $threads);
                 }
             }
 
             #[test]
             fn proves_unsolvable_levels_and_bounds() {
                 if let Some(s) = $solver {
-                    check_unsolvable(s);
+                    check_unsolvable(s, $threads);
                 }
             }
         }
@@ -116,6 +120,8 @@ macro_rules! backend_tests {
 }
 
 backend_tests!(varisat, Some(SolverChoice::Varisat));
+// Two racing copies (`--threads 2`).
+backend_tests!(varisat_racing, Some(SolverChoice::Varisat), 2);
 backend_tests!(dimacs_cadical, dimacs_solver());
 #[cfg(feature = "cadical")]
 backend_tests!(cadical, Some(SolverChoice::Cadical));

@@ -34,10 +34,24 @@ pub struct Args {
     /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian).
     #[arg(long, default_value = "varisat", value_name = "SOLVER")]
     pub solver: String,
+    /// Race N copies of the solver on their own threads, each holding the
+    /// clauses in another order: a SAT call that runs over a second is answered
+    /// by the first copy to finish (the run times of one formula vary a lot
+    /// with clause order). 1 (the default) runs one solver, deterministically.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
     /// on stdout instead of the layout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--threads`, checked.
+fn threads(t: usize) -> Result<usize, CliError> {
+    match t {
+        0 => Err(CliError::bad_input("--threads must be at least 1")),
+        n => Ok(n),
+    }
 }
 
 fn options(a: &Args) -> Result<Options, CliError> {
@@ -56,6 +70,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         first: a.first,
         max_belts: a.max_belts,
         timeout,
+        threads: threads(a.threads)?,
     })
 }
 
@@ -284,6 +299,10 @@ pub struct BenchArgs {
     /// The SAT solver, as for `solve`.
     #[arg(long, default_value = "varisat", value_name = "SOLVER")]
     pub solver: String,
+    /// Racing solver copies per level, as for `solve` (levels run one at a
+    /// time).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -314,6 +333,7 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// (so a timeout really stops it), and prints a table with totals.
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
+    let threads = threads(a.threads)?;
     let mut files = Vec::new();
     level_files(&a.dir, &mut files)
         .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.dir.display())))?;
@@ -344,6 +364,8 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 &a.timeout.to_string(),
                 "--solver",
                 &a.solver,
+                "--threads",
+                &threads.to_string(),
             ])
             .stderr(std::process::Stdio::null())
             .output();

@@ -4,6 +4,7 @@
 //! Literals and clauses are rustsat's types; the encoder never sees a backend.
 
 pub mod dimacs;
+pub mod race;
 
 use rustsat::types::{Clause, Lit};
 use std::time::Instant;

@@ -105,6 +105,25 @@ fn solve_bad_solver() {
 }
 
 #[test]
+fn solve_threads() {
+    let args = [
+        "solve",
+        "--threads",
+        "0",
+        "levels/01-toppers/first-frosting.txt",
+    ];
+    snap!(run(&args), &args);
+    // Two racing solvers: the summary names them, the answer is the same.
+    let args = [
+        "solve",
+        "--threads",
+        "2",
+        "levels/01-toppers/first-frosting.txt",
+    ];
+    snap!(run(&args), &args);
+}
+
+#[test]
 fn solve_bad_level() {
     let dir = scratch("solve_bad_level", &[("bad.txt", b"+> ?? ->\n")]);
     let args = ["solve", "bad.txt"];

@@ -1,0 +1,355 @@
+//! Racing solvers: one incremental formula held by several solvers, each on its
+//! own thread, and each call answered by whichever finishes first.
+//!
+//! CDCL run times on one formula vary a lot with the order of its clauses (on
+//! 09-tropical-rain/07 the proof took from 30 s to 84 s over three orders), and
+//! varisat cannot be interrupted, so a portfolio is the way to cut the long
+//! tail. A [`Race`] is itself a [`Backend`]: the loop sees one solver.
+//!
+//! How a call runs: it goes to one idle member first. If no answer comes within
+//! the *head start*, every other idle member starts on it too, each having caught
+//! up on the clauses added since its last call; the first answer wins. A loser
+//! cannot be stopped: it finishes its call in the background (its answer is
+//! dropped) and then takes part again, with every clause it missed. Clauses are
+//! only ever added, so every member's learned clauses stay valid. Calls that end
+//! within the head start are answered by the first member alone, exactly as a
+//! single solver would, so small levels behave deterministically.
+//!
+//! Members differ by clause order: member 0 gets the clauses in the order the
+//! loop added them; member `i > 0` gets its first batch (the whole encoding)
+//! shuffled with seed `i`.
+
+use super::{Answer, Backend, SolverChoice};
+use rustsat::types::{Clause, Lit};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// One call for a member: the clauses it has not seen yet, then the solve.
+struct Job {
+    clauses: Vec<Clause>,
+    assumptions: Vec<Lit>,
+    n_vars: u32,
+    deadline: Option<Instant>,
+    call: u64,
+}
+
+/// A member's answer to call `call`.
+struct Done {
+    member: usize,
+    call: u64,
+    answer: Result<Answer, String>,
+    core: Option<Vec<Lit>>,
+}
+
+struct Member {
+    jobs: mpsc::Sender<Job>,
+    /// How many clauses of the log it has been sent.
+    synced: usize,
+    /// The call it is working on, if any.
+    busy: Option<u64>,
+}
+
+/// Several copies of one solver racing on every call (see the module docs).
+pub struct Race {
+    name: String,
+    log: Vec<Clause>,
+    members: Vec<Member>,
+    results: mpsc::Receiver<Done>,
+    call: u64,
+    core: Option<Vec<Lit>>,
+    head_start: Duration,
+}
+
+impl Race {
+    /// `n` members (at least one) of `solver`; a call that runs longer than
+    /// `head_start` is raced by all idle members.
+    pub fn new(solver: &SolverChoice, n: usize, head_start: Duration) -> Race {
+        let (done_tx, results) = mpsc::channel::<Done>();
+        let members = (0..n.max(1))
+            .map(|i| {
+                let (jobs, rx) = mpsc::channel::<Job>();
+                let solver = solver.clone();
+                let done = done_tx.clone();
+                // If the thread cannot start, its sender fails at the first
+                // call and the race reports it.
+                let _ = thread::Builder::new()
+                    .name(format!("frosted-sat-{i}"))
+                    .spawn(move || member(i, &solver, &rx, &done));
+                Member {
+                    jobs,
+                    synced: 0,
+                    busy: None,
+                }
+            })
+            .collect();
+        Race {
+            name: format!("{}, {} racing", solver.name(), n.max(1)),
+            log: Vec::new(),
+            members,
+            results,
+            call: 0,
+            core: None,
+            head_start,
+        }
+    }
+
+    /// Starts member `i` on the current call.
+    fn start(
+        &mut self,
+        i: usize,
+        assumptions: &[Lit],
+        n_vars: u32,
+        deadline: Option<Instant>,
+    ) -> Result<(), String> {
+        let m = &mut self.members[i];
+        let job = Job {
+            clauses: self.log[m.synced..].to_vec(),
+            assumptions: assumptions.to_vec(),
+            n_vars,
+            deadline,
+            call: self.call,
+        };
+        m.jobs
+            .send(job)
+            .map_err(|_| format!("solver thread {i} is gone"))?;
+        m.synced = self.log.len();
+        m.busy = Some(self.call);
+        Ok(())
+    }
+
+    fn idle(&self) -> Vec<usize> {
+        (0..self.members.len())
+            .filter(|&i| self.members[i].busy.is_none())
+            .collect()
+    }
+
+    /// Waits for any member's answer (`None` at the timeout).
+    fn next(&mut self, timeout: Option<Duration>) -> Result<Option<Done>, String> {
+        let got = match timeout {
+            Some(t) => match self.results.recv_timeout(t) {
+                Ok(d) => Some(d),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("every solver thread is gone".into())
+                }
+            },
+            None => Some(
+                self.results
+                    .recv()
+                    .map_err(|_| "every solver thread is gone".to_string())?,
+            ),
+        };
+        if let Some(d) = &got {
+            self.members[d.member].busy = None;
+        }
+        Ok(got)
+    }
+}
+
+/// A member's thread: builds its own solver (solvers need not be `Send`) and
+/// answers jobs until the race is dropped.
+fn member(i: usize, solver: &SolverChoice, jobs: &mpsc::Receiver<Job>, done: &mpsc::Sender<Done>) {
+    let mut backend: Option<Box<dyn Backend>> = None;
+    let mut first = true;
+    while let Ok(mut job) = jobs.recv() {
+        let b = match &mut backend {
+            Some(b) => b,
+            None => match solver.build() {
+                Ok(b) => backend.insert(b),
+                Err(e) => {
+                    let _ = done.send(Done {
+                        member: i,
+                        call: job.call,
+                        answer: Err(e),
+                        core: None,
+                    });
+                    return;
+                }
+            },
+        };
+        if first && i > 0 {
+            shuffle(&mut job.clauses, i as u64);
+        }
+        first = false;
+        for cl in &job.clauses {
+            b.add_clause(cl);
+        }
+        let answer = b.solve(&job.assumptions, job.n_vars, job.deadline);
+        let core = match answer {
+            Ok(Answer::Unsat) => b.core(),
+            _ => None,
+        };
+        let sent = done.send(Done {
+            member: i,
+            call: job.call,
+            answer,
+            core,
+        });
+        if sent.is_err() {
+            return;
+        }
+    }
+}
+
+/// Shuffles `v` with a xorshift generator seeded by `seed` (the same
+/// permutation as `FROSTED_SEED` uses).
+pub fn shuffle<T>(v: &mut [T], seed: u64) {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..v.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+}
+
+impl Backend for Race {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn add_clause(&mut self, clause: &Clause) {
+        self.log.push(clause.clone());
+    }
+
+    fn solve(
+        &mut self,
+        assumptions: &[Lit],
+        n_vars: u32,
+        deadline: Option<Instant>,
+    ) -> Result<Answer, String> {
+        self.call += 1;
+        self.core = None;
+        let call = self.call;
+        // The first member: an idle one, or the first to finish an old call.
+        while self.idle().is_empty() {
+            self.next(None)?;
+        }
+        let started = Instant::now();
+        let first = self.idle()[0];
+        self.start(first, assumptions, n_vars, deadline)?;
+        loop {
+            let open = started.elapsed() >= self.head_start;
+            if open {
+                for i in self.idle() {
+                    self.start(i, assumptions, n_vars, deadline)?;
+                }
+            }
+            // Before the head start is over, wake up when it is (if someone
+            // could join); after it, or with nobody idle, wait for an answer.
+            let wait = if open || self.idle().is_empty() {
+                None
+            } else {
+                Some(self.head_start.saturating_sub(started.elapsed()))
+            };
+            if let Some(d) = self.next(wait)? {
+                if d.call == call {
+                    self.core = d.core;
+                    return d.answer;
+                }
+            }
+        }
+    }
+
+    fn core(&mut self) -> Option<Vec<Lit>> {
+        self.core.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::VarisatBackend;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+        fn lit(&mut self, vars: u64) -> Lit {
+            Lit::new(self.next(vars) as u32, self.next(2) == 1)
+        }
+    }
+
+    fn holds(model: &[bool], l: Lit) -> bool {
+        model[l.var().idx()] != l.is_neg()
+    }
+
+    /// Every call races from the start (no head start), over random
+    /// incremental formulas: the race agrees with one solver on SAT/UNSAT, its
+    /// models satisfy every clause and assumption, and its cores are
+    /// unsatisfiable subsets of the assumptions.
+    #[test]
+    fn a_race_answers_like_one_solver() {
+        const VARS: u64 = 24;
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut sat_seen = 0;
+        let mut unsat_seen = 0;
+        for round in 0..6 {
+            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO);
+            let mut one = VarisatBackend::default();
+            let mut clauses: Vec<Clause> = Vec::new();
+            for _ in 0..12 {
+                for _ in 0..(6 + round) {
+                    let cl: Clause = (0..3).map(|_| rng.lit(VARS)).collect();
+                    race.add_clause(&cl);
+                    one.add_clause(&cl);
+                    clauses.push(cl);
+                }
+                let assumptions: Vec<Lit> = (0..rng.next(5)).map(|_| rng.lit(VARS)).collect();
+                let want = one
+                    .solve(&assumptions, VARS as u32, None)
+                    .expect("varisat answers");
+                let got = race
+                    .solve(&assumptions, VARS as u32, None)
+                    .expect("the race answers");
+                match got {
+                    Answer::Sat(model) => {
+                        sat_seen += 1;
+                        assert!(matches!(want, Answer::Sat(_)));
+                        assert!(clauses
+                            .iter()
+                            .all(|cl| cl.iter().any(|&l| holds(&model, l))));
+                        assert!(assumptions.iter().all(|&l| holds(&model, l)));
+                    }
+                    Answer::Unsat => {
+                        unsat_seen += 1;
+                        assert_eq!(want, Answer::Unsat);
+                        if let Some(core) = race.core() {
+                            assert!(core.iter().all(|l| assumptions.contains(l)));
+                            let mut check = VarisatBackend::default();
+                            clauses.iter().for_each(|cl| check.add_clause(cl));
+                            let again = check.solve(&core, VARS as u32, None).expect("answers");
+                            assert_eq!(again, Answer::Unsat, "the core is unsatisfiable");
+                        }
+                    }
+                    Answer::Unknown => panic!("no deadline was given"),
+                }
+            }
+        }
+        assert!(
+            sat_seen > 5 && unsat_seen > 5,
+            "{sat_seen} sat, {unsat_seen} unsat"
+        );
+    }
+
+    #[test]
+    fn members_see_every_clause_even_after_losing() {
+        // Member 1 joins late and must catch up on clauses added before it
+        // ever ran: a formula that is only UNSAT with the early clauses.
+        let mut race = Race::new(&SolverChoice::Varisat, 2, Duration::ZERO);
+        let a = Lit::new(0, false);
+        let b = Lit::new(1, false);
+        race.add_clause(&Clause::from([a]));
+        assert!(matches!(race.solve(&[], 2, None), Ok(Answer::Sat(_))));
+        race.add_clause(&Clause::from([!a, b]));
+        for _ in 0..20 {
+            assert_eq!(race.solve(&[!b], 2, None), Ok(Answer::Unsat));
+            assert!(matches!(race.solve(&[b], 2, None), Ok(Answer::Sat(m)) if m[0] && m[1]));
+        }
+    }
+}

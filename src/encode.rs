@@ -543,9 +543,9 @@ impl Encoding {
         // all of it: every node of the source's flow then leads on to the next
         // one. A source is exempt (`exempt[s]`) only if one of its donuts stood
         // on a branch; any-sources emit several kinds and are left out.
-        // R3 only pays with several routes that may merge (measured: see
-        // encodings/README.md).
-        let r3 = n_src >= 3 && !pushes.iter().any(|p| p.iter().any(Option::is_some));
+        // R3 slowed every level with exactly two sources it was tried on and
+        // sped up the others (measured: see encodings/README.md).
+        let r3 = n_src != 2 && !pushes.iter().any(|p| p.iter().any(Option::is_some));
         for s in 0..n_src {
             if !matches!(enc.level.tile(enc.sources[s]), Tile::Source(_)) {
                 enc.exempt.push(None);

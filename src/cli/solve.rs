@@ -303,6 +303,12 @@ pub struct BenchArgs {
     /// time).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// Solve every level K times, with `FROSTED_SEED=1..K` (each run holds the
+    /// clauses in another order), and report the median, fastest and slowest
+    /// time: one run's time can swing several-fold with the clause order, so
+    /// judge a change by several.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub seeds: usize,
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -345,20 +351,28 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
+    if a.seeds == 0 {
+        return Err(CliError::bad_input("--seeds must be at least 1"));
+    }
+    let seeded = a.seeds > 1;
     let mut rows = Vec::new();
     if !a.json {
-        println!(
+        print!(
             "{:<44} {:>10} {:>6} {:>10} {:>9}",
             "level", "status", "belts", "iterations", "seconds"
         );
+        if seeded {
+            print!(" {:>9} {:>9}", "fastest", "slowest");
+        }
+        println!();
     }
     for f in &files {
         let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
-        let t = Instant::now();
-        let out = std::process::Command::new(&exe)
-            .arg("solve")
-            .arg(f)
-            .args([
+        let mut runs: Vec<serde_json::Value> = Vec::new();
+        for seed in 1..=a.seeds {
+            let t = Instant::now();
+            let mut cmd = std::process::Command::new(&exe);
+            cmd.arg("solve").arg(f).args([
                 "--json",
                 "--timeout",
                 &a.timeout.to_string(),
@@ -366,29 +380,62 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 &a.solver,
                 "--threads",
                 &threads.to_string(),
-            ])
-            .stderr(std::process::Stdio::null())
-            .output();
-        let v: serde_json::Value = out
-            .ok()
-            .and_then(|o| serde_json::from_slice(&o.stdout).ok())
-            .unwrap_or_else(|| json!({"status": "error", "seconds": t.elapsed().as_secs_f64()}));
-        let row = json!({
+            ]);
+            if seeded {
+                cmd.env("FROSTED_SEED", seed.to_string());
+            }
+            let out = cmd.stderr(std::process::Stdio::null()).output();
+            let v: serde_json::Value = out
+                .ok()
+                .and_then(|o| serde_json::from_slice(&o.stdout).ok())
+                .unwrap_or_else(
+                    || json!({"status": "error", "seconds": t.elapsed().as_secs_f64()}),
+                );
+            runs.push(v);
+        }
+        // The median run by time stands for the level; with several seeds the
+        // status is that run's if all agree, else "mixed".
+        runs.sort_by(|x, y| {
+            let t = |v: &serde_json::Value| v["seconds"].as_f64().unwrap_or(f64::MAX);
+            t(x).total_cmp(&t(y))
+        });
+        let v = &runs[runs.len() / 2];
+        let agree = runs.iter().all(|r| r["status"] == v["status"]);
+        let status = if agree {
+            v["status"].clone()
+        } else {
+            json!("mixed")
+        };
+        let secs = |r: &serde_json::Value| r["seconds"].as_f64().unwrap_or(0.0);
+        let mut row = json!({
             "level": name,
-            "status": v["status"],
+            "status": status,
             "belts": v["belts"],
             "iterations": v["iterations"],
             "seconds": v["seconds"],
         });
+        if seeded {
+            row["fastest"] = json!(secs(&runs[0]));
+            row["slowest"] = json!(secs(&runs[runs.len() - 1]));
+            row["statuses"] = json!(runs.iter().map(|r| r["status"].clone()).collect::<Vec<_>>());
+        }
         if !a.json {
-            println!(
+            print!(
                 "{:<44} {:>10} {:>6} {:>10} {:>9.2}",
                 name,
-                v["status"].as_str().unwrap_or("error"),
+                row["status"].as_str().unwrap_or("error"),
                 v["belts"].as_u64().map_or("-".into(), |b| b.to_string()),
                 v["iterations"].as_u64().unwrap_or(0),
-                v["seconds"].as_f64().unwrap_or(0.0)
+                secs(v)
             );
+            if seeded {
+                print!(
+                    " {:>9.2} {:>9.2}",
+                    secs(&runs[0]),
+                    secs(&runs[runs.len() - 1])
+                );
+            }
+            println!();
         }
         rows.push(row);
     }
@@ -401,6 +448,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         "unsolvable": count("unsolvable"),
         "unknown": count("unknown"),
         "error": count("error"),
+        "mixed": count("mixed"),
         "seconds": seconds,
     });
     if a.json {
@@ -416,6 +464,13 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             count("error"),
             seconds
         );
+        if seeded {
+            println!(
+                "{} levels with mixed statuses over {} seeds; seconds are medians",
+                count("mixed"),
+                a.seeds
+            );
+        }
     }
     Ok(EXIT_OK)
 }

@@ -235,7 +235,7 @@ fn bench_table() {
         .map(|l| {
             if l.starts_with("exit:") || l.starts_with("---") {
                 l.to_string()
-            } else if l.starts_with("total:") {
+            } else if l.starts_with("total:") || l.contains("mixed statuses") {
                 l.rsplit_once(',')
                     .map_or(l.to_string(), |(a, _)| format!("{a}, [time]"))
             } else {
@@ -245,4 +245,31 @@ fn bench_table() {
         })
         .collect();
     snap!(table.join("\n"), &args);
+}
+
+/// `--seeds 2`: every level twice, median, fastest and slowest times.
+#[test]
+fn bench_seeds() {
+    let args = ["bench", "--seeds", "2", "--json", "levels/03-targets-flag"];
+    let out = run(&args);
+    let json = out
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON line");
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let levels = v["levels"].as_array().expect("levels");
+    assert!(!levels.is_empty());
+    for l in levels {
+        assert_eq!(l["statuses"].as_array().map(Vec::len), Some(2), "{l}");
+        let (f, m, s) = (
+            l["fastest"].as_f64().expect("fastest"),
+            l["seconds"].as_f64().expect("seconds"),
+            l["slowest"].as_f64().expect("slowest"),
+        );
+        assert!(f <= m && m <= s, "{l}");
+        assert_ne!(l["status"], "error", "{l}");
+    }
+    assert_eq!(v["totals"]["mixed"], 0);
+    let args = ["bench", "--seeds", "0", "levels/03-targets-flag"];
+    snap!(run(&args), &args);
 }

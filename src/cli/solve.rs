@@ -37,8 +37,9 @@ pub struct Args {
     /// Race N copies of the solver on their own threads, each holding the
     /// clauses in another order: a SAT call that runs over a second is answered
     /// by the first copy to finish (the run times of one formula vary a lot
-    /// with clause order). 1 (the default) runs one solver, deterministically.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// with clause order). Calls under a second are answered as by one solver;
+    /// 1 runs one solver, deterministically.
+    #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
     /// on stdout instead of the layout.
@@ -301,7 +302,7 @@ pub struct BenchArgs {
     pub solver: String,
     /// Racing solver copies per level, as for `solve` (levels run one at a
     /// time).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
     /// Solve every level K times, with `FROSTED_SEED=1..K` (each run holds the
     /// clauses in another order), and report the median, fastest and slowest

@@ -47,10 +47,10 @@ pub struct Args {
     pub json: bool,
 }
 
-/// `--threads`, checked.
-fn threads(t: usize) -> Result<usize, CliError> {
-    match t {
-        0 => Err(CliError::bad_input("--threads must be at least 1")),
+/// A count flag (`--threads`, `--seeds`), checked to be at least 1.
+fn at_least_one(flag: &str, n: usize) -> Result<usize, CliError> {
+    match n {
+        0 => Err(CliError::bad_input(format!("{flag} must be at least 1"))),
         n => Ok(n),
     }
 }
@@ -71,7 +71,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         first: a.first,
         max_belts: a.max_belts,
         timeout,
-        threads: threads(a.threads)?,
+        threads: at_least_one("--threads", a.threads)?,
     })
 }
 
@@ -340,7 +340,8 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// (so a timeout really stops it), and prints a table with totals.
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
-    let threads = threads(a.threads)?;
+    let threads = at_least_one("--threads", a.threads)?;
+    let seeded = at_least_one("--seeds", a.seeds)? > 1;
     let mut files = Vec::new();
     level_files(&a.dir, &mut files)
         .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.dir.display())))?;
@@ -352,10 +353,6 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     }
     let exe = std::env::current_exe()
         .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
-    if a.seeds == 0 {
-        return Err(CliError::bad_input("--seeds must be at least 1"));
-    }
-    let seeded = a.seeds > 1;
     let mut rows = Vec::new();
     if !a.json {
         print!(

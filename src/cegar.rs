@@ -12,6 +12,7 @@
 //! UNSAT), then proves.
 
 use crate::encode::Encoding;
+use crate::improve::windows;
 use crate::judge::{judge, Verdict};
 use crate::level::Level;
 use crate::sat::race::{shuffle, Race};
@@ -62,6 +63,10 @@ pub struct Options {
     /// Copies of the solver racing on their own threads (see
     /// [`crate::sat::race`]); 1 runs one solver, deterministically.
     pub threads: usize,
+    /// After each verified layout, look for a smaller one that changes one
+    /// window of it (see [`crate::improve`]) before the calls over the whole
+    /// board.
+    pub neighbourhoods: bool,
 }
 
 impl Default for Options {
@@ -72,6 +77,7 @@ impl Default for Options {
             max_belts: None,
             timeout: None,
             threads: 1,
+            neighbourhoods: true,
         }
     }
 }
@@ -85,6 +91,9 @@ pub struct Progress {
     /// The bound being worked on: looking for at most this many belts.
     pub bound: Option<usize>,
     pub proving: bool,
+    /// The call only changes one window of the best layout (see
+    /// [`crate::improve`]); its answer proves nothing.
+    pub improving: bool,
     /// Set when this call reports a new best verified layout.
     pub improved: Option<Level>,
     pub counterexamples: usize,
@@ -163,7 +172,29 @@ struct Loop<'a> {
     trace: bool,
     /// `FROSTED_TRACE_LAYOUTS` is set too: each rejected layout is printed.
     trace_layouts: bool,
+    /// The neighbourhood search after a verified layout, while it lasts.
+    improve: Option<Improve>,
+    /// The windows it tries (indices of `.` cells).
+    windows: Vec<Vec<usize>>,
 }
+
+/// The state of the neighbourhood search (see [`crate::improve`]).
+struct Improve {
+    /// Per `.` cell: the literal "it holds what the best layout holds".
+    fixed: Vec<Lit>,
+    /// Per `.` cell: the best layout has a belt there.
+    belt: Vec<bool>,
+    /// The window tried now.
+    next: usize,
+    /// Windows given up since the last improvement.
+    failed: usize,
+    /// Candidates rejected in this window.
+    rejected: usize,
+}
+
+/// How many candidates the simulator may reject in one window before the
+/// search moves on (timing failures can come in the thousands).
+const WINDOW_REJECTS: usize = 20;
 
 impl Loop<'_> {
     fn add(&mut self, cl: &Clause) {
@@ -174,6 +205,7 @@ impl Loop<'_> {
     /// Reports the counts on every iteration, flagged as a progress line at
     /// most every two seconds.
     fn tick_progress(&mut self, bound: Option<usize>, proving: bool, improved: Option<Level>) {
+        let improving = self.improve.is_some();
         let line = improved.is_none() && self.last_progress.elapsed() >= Duration::from_secs(2);
         if line {
             self.last_progress = Instant::now();
@@ -184,6 +216,7 @@ impl Loop<'_> {
             best: self.report.belts,
             bound,
             proving,
+            improving,
             improved,
             counterexamples: self.report.counterexamples,
             loop_clauses: self.report.loop_clauses,
@@ -207,7 +240,60 @@ impl Loop<'_> {
         if let Some(b) = bound {
             a.extend(self.enc.belts.enforce_ub(b).unwrap_or_default());
         }
+        if let Some(im) = &self.improve {
+            let window = &self.windows[im.next];
+            a.extend(
+                (0..im.fixed.len())
+                    .filter(|i| window.binary_search(i).is_err())
+                    .map(|i| im.fixed[i]),
+            );
+        }
         a
+    }
+
+    /// Starts (or restarts) the neighbourhood search around `layout`.
+    fn improve_around(&mut self, layout: &Level) {
+        let keep = self.improve.as_ref().map_or(0, |im| im.next);
+        self.improve = Some(Improve {
+            fixed: (0..self.enc.free.len())
+                .map(|i| self.enc.chosen(i, layout))
+                .collect(),
+            belt: self
+                .enc
+                .free
+                .iter()
+                .map(|&c| matches!(layout.tile(c), crate::level::Tile::Belt(_)))
+                .collect(),
+            next: keep,
+            failed: 0,
+            rejected: 0,
+        });
+        self.skip_beltless_windows();
+    }
+
+    /// Gives up on the current window and moves to the next one.
+    fn next_window(&mut self) {
+        if let Some(im) = &mut self.improve {
+            im.next = (im.next + 1) % self.windows.len();
+            im.failed += 1;
+            im.rejected = 0;
+        }
+        self.skip_beltless_windows();
+    }
+
+    /// Skips windows where the best layout has no belt (no belt fewer is
+    /// possible there), and ends the search after a full round without an
+    /// improvement.
+    fn skip_beltless_windows(&mut self) {
+        let n = self.windows.len();
+        let Some(im) = &mut self.improve else { return };
+        while im.failed < n && !self.windows[im.next].iter().any(|&i| im.belt[i]) {
+            im.next = (im.next + 1) % n;
+            im.failed += 1;
+        }
+        if im.failed >= n {
+            self.improve = None;
+        }
     }
 }
 
@@ -245,7 +331,12 @@ pub fn solve(
         last_progress: Instant::now(),
         trace: std::env::var_os("FROSTED_TRACE").is_some(),
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
+        improve: None,
+        windows: Vec::new(),
     };
+    if opts.neighbourhoods && !opts.first {
+        lp.windows = windows(level.shape, &lp.enc.free);
+    }
     let mut all: Vec<Clause> = cnf.into_iter().collect();
     if let Some(seed) = std::env::var("FROSTED_SEED")
         .ok()
@@ -275,7 +366,9 @@ pub fn solve(
             break;
         }
         lp.tick_progress(bound, proving, None);
-        let assumptions = lp.assumptions(bound, proving, goals);
+        // A window call searches (it proves nothing), whatever the phase.
+        let improving = lp.improve.is_some();
+        let assumptions = lp.assumptions(bound, proving && !improving, goals);
         let t = Instant::now();
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
@@ -285,7 +378,11 @@ pub fn solve(
             eprintln!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",
                 lp.report.iterations,
-                if proving { "proving" } else { "searching" },
+                match &lp.improve {
+                    Some(im) => format!("improving window {}", im.next),
+                    None if proving => "proving".into(),
+                    None => "searching".into(),
+                },
                 bound,
                 match &answer {
                     Answer::Sat(_) => "sat",
@@ -297,6 +394,8 @@ pub fn solve(
         }
         match answer {
             Answer::Unknown => break,
+            // Not by changing this window alone: no proof of anything.
+            Answer::Unsat if improving => lp.next_window(),
             Answer::Unsat => {
                 // Fewer requirements are a relaxation of all of them.
                 goals = all_goals;
@@ -353,6 +452,9 @@ pub fn solve(
                     let belts = layout.added_belts(level);
                     lp.report.belts = Some(belts);
                     lp.tick_progress(bound, proving, Some(layout.clone()));
+                    if belts > 0 && !lp.windows.is_empty() {
+                        lp.improve_around(&layout);
+                    }
                     lp.report.layout = Some(layout);
                     lp.report.status = Status::Solved;
                     lp.report.claim = "verified by the simulator; not proved minimal".into();
@@ -385,6 +487,12 @@ pub fn solve(
                     }
                     lp.report.counterexamples += 1;
                     lp.add(&cl);
+                    if let Some(im) = &mut lp.improve {
+                        im.rejected += 1;
+                        if im.rejected >= WINDOW_REJECTS {
+                            lp.next_window();
+                        }
+                    }
                     if matches!(
                         verdict.outcome.end,
                         crate::sim::End::Failed {

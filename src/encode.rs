@@ -1236,7 +1236,7 @@ impl Encoding {
     }
 
     /// The literal for "free cell `c` holds what it holds in `layout`".
-    fn chosen(&self, i: usize, layout: &Level) -> Lit {
+    pub fn chosen(&self, i: usize, layout: &Level) -> Lit {
         let j = match layout.tile(self.free[i]) {
             Tile::Belt(d) => 1 + d.index(),
             _ => 0,

@@ -12,6 +12,7 @@ pub mod cegar;
 pub mod cli;
 pub mod encode;
 pub mod grid;
+pub mod improve;
 pub mod judge;
 pub mod level;
 pub mod parse;

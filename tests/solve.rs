@@ -31,6 +31,41 @@ fn options(solver: SolverChoice, threads: usize) -> Options {
     }
 }
 
+/// The neighbourhood search changes how the optimum is reached, never what it
+/// is: without it every example level gets the same belt count, and with it
+/// some example level is improved by a window call (so the search is exercised).
+#[test]
+fn neighbourhood_search_keeps_the_optimum_and_is_used() {
+    let mut window_improvements = 0;
+    for (path, level, _) in example_levels() {
+        let mut improved_by_window = 0;
+        let with = solve(&level, &Options::default(), &mut |p| {
+            if p.improving && p.improved.is_some() {
+                improved_by_window += 1;
+            }
+        })
+        .expect("solve runs");
+        let without = Options {
+            neighbourhoods: false,
+            ..Options::default()
+        };
+        let mut improving_calls = 0;
+        let plain = solve(&level, &without, &mut |p| {
+            improving_calls += usize::from(p.improving);
+        })
+        .expect("solve runs");
+        assert_eq!(improving_calls, 0, "{}", path.display());
+        assert_eq!(with.status, Status::Optimal, "{}", path.display());
+        assert_eq!(plain.status, Status::Optimal, "{}", path.display());
+        assert_eq!(with.belts, plain.belts, "{}", path.display());
+        window_improvements += improved_by_window;
+    }
+    assert!(
+        window_improvements > 0,
+        "no window call ever improved a layout"
+    );
+}
+
 fn check_examples(solver: SolverChoice, threads: usize) {
     let levels = example_levels();
     assert!(levels.len() >= 36);

@@ -41,6 +41,11 @@ pub struct Args {
     /// 1 runs one solver, deterministically.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
+    /// Skip the neighbourhood search: by default each verified layout is first
+    /// improved by calls that may only change one window of it (quick, but they
+    /// prove nothing), before the calls over the whole board.
+    #[arg(long)]
+    pub no_neighbourhoods: bool,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
     /// on stdout instead of the layout.
     #[arg(long)]
@@ -72,6 +77,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         max_belts: a.max_belts,
         timeout,
         threads: at_least_one("--threads", a.threads)?,
+        neighbourhoods: !a.no_neighbourhoods,
     })
 }
 
@@ -168,7 +174,13 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                     p.elapsed.as_secs_f64(),
                     p.iterations,
                     p.best.map_or("none".into(), |b| format!("{b} belts")),
-                    if p.proving { "proving" } else { "searching" },
+                    if p.improving {
+                        "improving the best, looking for"
+                    } else if p.proving {
+                        "proving"
+                    } else {
+                        "searching"
+                    },
                     p.bound
                         .map_or("any size".into(), |b| format!("<= {b} belts")),
                 );
@@ -310,6 +322,9 @@ pub struct BenchArgs {
     /// judge a change by several.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub seeds: usize,
+    /// Pass `--no-neighbourhoods` to every run.
+    #[arg(long)]
+    pub no_neighbourhoods: bool,
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -379,6 +394,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 "--threads",
                 &threads.to_string(),
             ]);
+            if a.no_neighbourhoods {
+                cmd.arg("--no-neighbourhoods");
+            }
             if seeded {
                 cmd.env("FROSTED_SEED", seed.to_string());
             }

@@ -1,9 +1,9 @@
 //! Judging a layout (rules, section 5): run the simulator and check the four
 //! conditions, with a precise, human reason when one does not hold.
 
-use crate::grid::{CellId, Kind, Pos};
-use crate::level::Level;
-use crate::sim::{simulate, End, Failure, Outcome};
+use crate::grid::{CellId, Dir, Kind, Pos};
+use crate::level::{Level, Tile};
+use crate::sim::{simulate, Donut, End, Failure, Outcome};
 use itertools::Itertools;
 use std::collections::BTreeSet;
 
@@ -13,8 +13,10 @@ pub enum Reason {
     Failed(Failure),
     /// The run hit the safety tick limit (never seen on real levels).
     TickLimit(u32),
-    SourceNeverDelivered(CellId),
-    TargetNeverReceived(CellId),
+    /// Every source or any-source that is the origin of no delivery (never empty).
+    SourceNeverDelivered(Vec<CellId>),
+    /// Every target that received nothing (never empty).
+    TargetNeverReceived(Vec<CellId>),
     /// `:targets` wanted one multiset of kinds, the distinct (origin, kind) pairs
     /// delivered gave another.
     TargetsMismatch {
@@ -56,11 +58,19 @@ pub fn reason_for(layout: &Level, outcome: &Outcome) -> Option<Reason> {
         End::Steady { .. } | End::Stranded { .. } => {}
     }
     let d = &outcome.deliveries;
-    if let Some(s) = layout.sources().find(|s| !d.iter().any(|x| x.origin == *s)) {
-        return Some(Reason::SourceNeverDelivered(s));
+    let silent: Vec<CellId> = layout
+        .sources()
+        .filter(|s| !d.iter().any(|x| x.origin == *s))
+        .collect();
+    if !silent.is_empty() {
+        return Some(Reason::SourceNeverDelivered(silent));
     }
-    if let Some(t) = layout.targets().find(|t| !d.iter().any(|x| x.target == *t)) {
-        return Some(Reason::TargetNeverReceived(t));
+    let empty: Vec<CellId> = layout
+        .targets()
+        .filter(|t| !d.iter().any(|x| x.target == *t))
+        .collect();
+    if !empty.is_empty() {
+        return Some(Reason::TargetNeverReceived(empty));
     }
     if let Some(wanted) = &layout.flags.targets {
         let pairs: BTreeSet<(CellId, Kind)> = d.iter().map(|x| (x.origin, x.kind)).collect();
@@ -85,17 +95,58 @@ fn kinds(ks: &[Kind]) -> String {
     ks.iter().map(|k| k.target_code()).join(" ")
 }
 
+/// "a source facing left at (9, 1)", or for several cells "a source facing
+/// left at (9, 1) and an any-source facing up at (1, 6)".
+fn tiles(level: &Level, cells: &[CellId]) -> String {
+    let one = |c: &CellId| format!("{} at {}", level.tile(*c).describe(), at(level, *c));
+    match cells {
+        [init @ .., last] if !init.is_empty() => {
+            format!("{} and {}", init.iter().map(one).join(", "), one(last))
+        }
+        _ => cells.iter().map(one).join(""),
+    }
+}
+
+/// Who pushed the donut standing on `from` towards `dir`: "a belt facing right
+/// at (1, 2) pushed a plain donut (from the source at (0, 2))", or, when a
+/// bumper did it (bumpers act first, rules section 4), "a bumper ... at (1, 3)
+/// pushed the plain donut on a belt ... at (1, 2) (from the source at (0, 2))".
+fn pushed(level: &Level, from: CellId, dir: Dir, donut: &Donut) -> String {
+    let bumper = level.shape.step(from, dir.opposite()).filter(|&b| {
+        level.tile(b)
+            == Tile::Bumper {
+                dir,
+                kind: donut.kind,
+            }
+    });
+    match bumper {
+        Some(b) => format!(
+            "{} at {} pushed the {} donut on {} at {} (from the source at {})",
+            level.tile(b).describe(),
+            at(level, b),
+            donut.kind,
+            level.tile(from).describe(),
+            at(level, from),
+            at(level, donut.origin),
+        ),
+        None => format!(
+            "{} at {} pushed a {} donut (from the source at {})",
+            level.tile(from).describe(),
+            at(level, from),
+            donut.kind,
+            at(level, donut.origin),
+        ),
+    }
+}
+
 /// A sentence explaining `reason` on `level`.
 pub fn explain(level: &Level, reason: &Reason, outcome: &Outcome) -> String {
     let tick = outcome.end.tick();
     match reason {
         Reason::Failed(f) => match *f {
             Failure::OffGrid { from, dir, donut } => format!(
-                "at tick {tick}, {} at {} pushed a {} donut (from the source at {}) {dir}, off the grid",
-                level.tile(from).describe(),
-                at(level, from),
-                donut.kind,
-                at(level, donut.origin),
+                "at tick {tick}, {} {dir}, off the grid",
+                pushed(level, from, dir, &donut),
             ),
             Failure::CannotEnter {
                 from,
@@ -103,11 +154,8 @@ pub fn explain(level: &Level, reason: &Reason, outcome: &Outcome) -> String {
                 dir,
                 donut,
             } => format!(
-                "at tick {tick}, {} at {} pushed a {} donut (from the source at {}) {dir} into {} at {}, which cannot be entered that way",
-                level.tile(from).describe(),
-                at(level, from),
-                donut.kind,
-                at(level, donut.origin),
+                "at tick {tick}, {} {dir} into {} at {}, which cannot be entered that way",
+                pushed(level, from, dir, &donut),
                 level.tile(to).describe(),
                 at(level, to),
             ),
@@ -126,15 +174,13 @@ pub fn explain(level: &Level, reason: &Reason, outcome: &Outcome) -> String {
             ),
         },
         Reason::TickLimit(t) => format!("the simulation did not settle within {t} ticks"),
-        Reason::SourceNeverDelivered(s) => format!(
-            "{} at {} never delivered a donut to a target (the run ended at tick {tick})",
-            level.tile(*s).describe(),
-            at(level, *s)
+        Reason::SourceNeverDelivered(sources) => format!(
+            "{} never delivered a donut to a target (the run ended at tick {tick})",
+            tiles(level, sources)
         ),
-        Reason::TargetNeverReceived(t) => format!(
-            "{} at {} never received a donut (the run ended at tick {tick})",
-            level.tile(*t).describe(),
-            at(level, *t)
+        Reason::TargetNeverReceived(targets) => format!(
+            "{} never received a donut (the run ended at tick {tick})",
+            tiles(level, targets)
         ),
         Reason::TargetsMismatch { wanted, got } => format!(
             ":targets wanted {} but the distinct (source, kind) deliveries were {}",
@@ -159,5 +205,33 @@ pub fn describe_end(level: &Level, end: &End) -> String {
             format!("failed at tick {tick} at {}", at(level, failure.cell()))
         }
         End::TickLimit { tick } => format!("stopped at the tick limit ({tick})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    fn reason_text(text: &str) -> String {
+        let l = parse(text).expect("test level parses");
+        let v = judge(&l);
+        explain(&l, v.reason.as_ref().expect("not a solution"), &v.outcome)
+    }
+
+    #[test]
+    fn a_failed_push_names_the_bumper_that_made_it() {
+        // The bumper below (1, 0) sends plain donuts up, off the grid.
+        assert_eq!(
+            reason_text("+>  >   ->\n#   b^0 #\n"),
+            "at tick 2, a bumper facing up for plain donuts at (1, 1) pushed the plain donut \
+             on a belt pointing right at (1, 0) (from the source at (0, 0)) up, off the grid"
+        );
+        // A bumper for another kind does not push: the belt does.
+        assert_eq!(
+            reason_text("+>  ^   ->\n#   b^1 #\n"),
+            "at tick 2, a belt pointing up at (1, 0) pushed a plain donut \
+             (from the source at (0, 0)) up, off the grid"
+        );
     }
 }

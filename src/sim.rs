@@ -983,4 +983,20 @@ mod rules {
         let v = judge(&level(":targets 0 0\n+>  ->\n"));
         assert!(matches!(v.reason, Some(Reason::TargetsMismatch { .. })));
     }
+
+    #[test]
+    fn the_reason_names_every_silent_source() {
+        // Two sources feed loops that never reach the target.
+        let l = level("+>  ->  #\n+>  >   v\n#   ^   <\n+>  >   v\n#   ^   <\n");
+        let v = judge(&l);
+        let want = vec![at(&l, 0, 1), at(&l, 0, 3)];
+        assert_eq!(v.reason, Some(Reason::SourceNeverDelivered(want)));
+        let text = crate::judge::explain(&l, v.reason.as_ref().unwrap(), &v.outcome);
+        assert!(
+            text.starts_with(
+                "a source facing right at (0, 1) and a source facing right at (0, 3) never"
+            ),
+            "{text}"
+        );
+    }
 }

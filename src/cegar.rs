@@ -135,12 +135,23 @@ pub struct Report {
     pub times: Times,
     /// What the status claims, in words (the bound of a proof, say).
     pub claim: String,
+    /// The SAT solver's name (`varisat`, `cadical`, `cmd:PROGRAM`).
     pub solver: String,
+    /// Copies of it that raced (1: one solver).
+    pub threads: usize,
 }
 
 impl Report {
+    /// The solver as the summary names it: `varisat`, or `varisat, 2 racing`.
+    pub fn solver_label(&self) -> String {
+        match self.threads {
+            1 => self.solver.clone(),
+            n => format!("{}, {n} racing", self.solver),
+        }
+    }
+
     /// A report with nothing found yet.
-    pub fn empty(solver: String) -> Report {
+    pub fn empty(solver: String, threads: usize) -> Report {
         Report {
             status: Status::Unknown,
             layout: None,
@@ -153,6 +164,7 @@ impl Report {
             times: Times::default(),
             claim: String::new(),
             solver,
+            threads: threads.max(1),
         }
     }
 }
@@ -320,7 +332,7 @@ pub fn solve(
                 encode: encode_time,
                 ..Times::default()
             },
-            ..Report::empty(backend.name())
+            ..Report::empty(opts.solver.name(), opts.threads)
         },
         enc,
         backend,

@@ -103,6 +103,7 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "variables": r.variables,
         "clauses": r.clauses,
         "solver": r.solver,
+        "threads": r.threads,
         "times": {
             "encode": r.times.encode.as_secs_f64(),
             "sat": r.times.sat.as_secs_f64(),
@@ -122,7 +123,7 @@ fn summary(r: &Report) -> String {
         r.loop_clauses,
         r.variables,
         r.clauses,
-        r.solver,
+        r.solver_label(),
         r.times.total.as_secs_f64(),
         r.times.encode.as_secs_f64(),
         r.times.sat.as_secs_f64(),
@@ -228,7 +229,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                         ..Times::default()
                     },
                 },
-                ..Report::empty(opts.solver.name())
+                ..Report::empty(opts.solver.name(), opts.threads)
             })
         }
     }

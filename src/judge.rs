@@ -107,7 +107,7 @@ fn tiles(level: &Level, cells: &[CellId]) -> String {
     }
 }
 
-/// Who pushed the donut standing on `from` towards `dir`: "a belt facing right
+/// Who pushed the donut standing on `from` towards `dir`: "a belt pointing right
 /// at (1, 2) pushed a plain donut (from the source at (0, 2))", or, when a
 /// bumper did it (bumpers act first, rules section 4), "a bumper ... at (1, 3)
 /// pushed the plain donut on a belt ... at (1, 2) (from the source at (0, 2))".

@@ -58,17 +58,11 @@ pub fn reason_for(layout: &Level, outcome: &Outcome) -> Option<Reason> {
         End::Steady { .. } | End::Stranded { .. } => {}
     }
     let d = &outcome.deliveries;
-    let silent: Vec<CellId> = layout
-        .sources()
-        .filter(|s| !d.iter().any(|x| x.origin == *s))
-        .collect();
+    let silent = unmet(layout.sources(), |s| d.iter().any(|x| x.origin == s));
     if !silent.is_empty() {
         return Some(Reason::SourceNeverDelivered(silent));
     }
-    let empty: Vec<CellId> = layout
-        .targets()
-        .filter(|t| !d.iter().any(|x| x.target == *t))
-        .collect();
+    let empty = unmet(layout.targets(), |t| d.iter().any(|x| x.target == t));
     if !empty.is_empty() {
         return Some(Reason::TargetNeverReceived(empty));
     }
@@ -81,6 +75,11 @@ pub fn reason_for(layout: &Level, outcome: &Outcome) -> Option<Reason> {
         }
     }
     None
+}
+
+/// The cells of `cells` for which `met` does not hold, in scan order.
+fn unmet(cells: impl Iterator<Item = CellId>, met: impl Fn(CellId) -> bool) -> Vec<CellId> {
+    cells.filter(|&c| !met(c)).collect()
 }
 
 fn at(level: &Level, c: CellId) -> String {

@@ -23,7 +23,6 @@ pub enum Answer {
 /// An incremental SAT solver: clauses are added once and kept; each call may add
 /// assumptions that hold for that call only.
 pub trait Backend {
-    fn name(&self) -> String;
     fn add_clause(&mut self, clause: &Clause);
     /// Solves under `assumptions`. `n_vars` is the number of variables in use (the
     /// model returned covers at least those). Stops with `Unknown` at `deadline` if
@@ -100,10 +99,6 @@ pub struct VarisatBackend {
 }
 
 impl Backend for VarisatBackend {
-    fn name(&self) -> String {
-        "varisat".into()
-    }
-
     fn add_clause(&mut self, clause: &Clause) {
         self.buf.clear();
         self.buf.extend(clause.iter().map(|l| to_varisat(*l)));
@@ -164,10 +159,6 @@ mod cadical {
     }
 
     impl Backend for CadicalBackend {
-        fn name(&self) -> String {
-            "cadical".into()
-        }
-
         fn add_clause(&mut self, clause: &Clause) {
             let _ = self.solver.add_clause_ref(clause);
         }
@@ -234,10 +225,6 @@ impl CommandBackend {
 }
 
 impl Backend for CommandBackend {
-    fn name(&self) -> String {
-        format!("cmd:{}", self.program)
-    }
-
     fn add_clause(&mut self, clause: &Clause) {
         self.clauses.push(clause.clone());
     }

@@ -52,7 +52,6 @@ struct Member {
 
 /// Several copies of one solver racing on every call (see the module docs).
 pub struct Race {
-    name: String,
     log: Vec<Clause>,
     members: Vec<Member>,
     results: mpsc::Receiver<Done>,
@@ -84,7 +83,6 @@ impl Race {
             })
             .collect();
         Race {
-            name: format!("{}, {} racing", solver.name(), n.max(1)),
             log: Vec::new(),
             members,
             results,
@@ -205,10 +203,6 @@ pub fn shuffle<T>(v: &mut [T], seed: u64) {
 }
 
 impl Backend for Race {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
     fn add_clause(&mut self, clause: &Clause) {
         self.log.push(clause.clone());
     }

@@ -88,6 +88,8 @@ pub struct Progress {
     pub elapsed: Duration,
     pub iterations: usize,
     pub best: Option<usize>,
+    /// When the best layout was verified (time since the start).
+    pub best_at: Option<Duration>,
     /// The bound being worked on: looking for at most this many belts.
     pub bound: Option<usize>,
     pub proving: bool,
@@ -112,9 +114,31 @@ pub struct Progress {
 #[derive(Clone, Debug, Default)]
 pub struct Times {
     pub encode: Duration,
+    /// All SAT calls; the sum of the next three.
     pub sat: Duration,
+    /// SAT calls over the whole board with the strengthenings (no proof).
+    pub searching: Duration,
+    /// SAT calls of the neighbourhood search (one window free; no proof).
+    pub improving: Duration,
+    /// SAT calls over the whole board with the pure relaxation: the calls
+    /// whose UNSAT is a proof.
+    pub proving: Duration,
     pub simulate: Duration,
     pub total: Duration,
+}
+
+impl Times {
+    /// Adds the time of one SAT call to `sat` and to the phase it belongs to.
+    pub fn add_call(&mut self, t: Duration, improving: bool, proving: bool) {
+        self.sat += t;
+        if improving {
+            self.improving += t;
+        } else if proving {
+            self.proving += t;
+        } else {
+            self.searching += t;
+        }
+    }
 }
 
 /// The result of a solve.
@@ -124,6 +148,9 @@ pub struct Report {
     /// The best verified layout.
     pub layout: Option<Level>,
     pub belts: Option<usize>,
+    /// When `layout` was verified (time since the start): what finding it
+    /// took, where the rest of the time went to the proof.
+    pub best_at: Option<Duration>,
     /// SAT calls.
     pub iterations: usize,
     /// Candidates the simulator rejected (each became a clause).
@@ -156,6 +183,7 @@ impl Report {
             status: Status::Unknown,
             layout: None,
             belts: None,
+            best_at: None,
             iterations: 0,
             counterexamples: 0,
             loop_clauses: 0,
@@ -226,6 +254,7 @@ impl Loop<'_> {
             elapsed: self.start.elapsed(),
             iterations: self.report.iterations,
             best: self.report.belts,
+            best_at: self.report.best_at,
             bound,
             proving,
             improving,
@@ -385,7 +414,9 @@ pub fn solve(
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
-        lp.report.times.sat += t.elapsed();
+        lp.report
+            .times
+            .add_call(t.elapsed(), improving, proving && !improving);
         if lp.trace {
             eprintln!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",
@@ -463,6 +494,7 @@ pub fn solve(
                 if verdict.solved() {
                     let belts = layout.added_belts(level);
                     lp.report.belts = Some(belts);
+                    lp.report.best_at = Some(start.elapsed());
                     lp.tick_progress(bound, proving, Some(layout.clone()));
                     if belts > 0 && !lp.windows.is_empty() {
                         lp.improve_around(&layout);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use frosted::cegar::{solve, Options, Status};
+use frosted::cegar::{solve, Options, Report, Status};
 use frosted::judge::judge;
 use frosted::level::Level;
 use frosted::parse::parse;
@@ -72,6 +72,8 @@ fn check_examples(solver: SolverChoice, threads: usize) {
     for (path, level, hand) in levels {
         let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
         assert_eq!(r.status, Status::Optimal, "{}: {}", path.display(), r.claim);
+        check_times(&r);
+        assert!(r.best_at.is_some_and(|b| b <= r.times.total));
         let layout = r.layout.expect("a layout");
         layout
             .check_layout_of(&level)
@@ -87,6 +89,13 @@ fn check_examples(solver: SolverChoice, threads: usize) {
     }
 }
 
+/// The SAT time splits exactly into its three kinds of calls.
+fn check_times(r: &Report) {
+    let t = &r.times;
+    assert_eq!(t.searching + t.improving + t.proving, t.sat, "{t:?}");
+    assert!(t.sat <= t.total, "{t:?}");
+}
+
 /// A level no layout solves: the target can only be entered from off the grid.
 const IMPOSSIBLE: &str = "+>  .   .   -<\n.   .   .   .\n";
 
@@ -95,6 +104,8 @@ fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable, "{}", r.claim);
     assert!(r.layout.is_none());
+    assert_eq!(r.best_at, None);
+    check_times(&r);
     // Below the optimum of a solvable level, the bound makes it unsolvable.
     let level = parse("+>  .   .   .   ->\n").expect("parses");
     let opts = Options {

@@ -51,7 +51,11 @@ pub enum Command {
     Show(simulate::ShowArgs),
     /// Find a layout with the fewest belts: SAT encoding plus simulation (CEGAR).
     ///
-    /// Prints the layout on stdout in the level format and a summary on stderr.
+    /// Prints the layout on stdout in the level format. On stderr: a progress
+    /// line every two seconds (during a long SAT call too), then a summary:
+    /// status, what it claims, belts, iterations, formula size, and where the
+    /// time went (SAT calls split into searching, improving the best layout, and
+    /// proving, plus when the best layout was found).
     /// Exit 0 solved, 1 unsolvable, 3 unknown (timeout), 2 bad input.
     Solve(solve::Args),
     /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
@@ -61,6 +65,9 @@ pub enum Command {
     /// and print the layout it encodes.
     Decode(solve::DecodeArgs),
     /// Solve every level under a folder and print a table.
+    ///
+    /// One row per level: status, belts, iterations, seconds, and when the best
+    /// layout was found ("best at"), then the totals.
     Bench(solve::BenchArgs),
 }
 

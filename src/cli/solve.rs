@@ -104,9 +104,13 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "clauses": r.clauses,
         "solver": r.solver,
         "threads": r.threads,
+        "best_seconds": r.best_at.map(|t| t.as_secs_f64()),
         "times": {
             "encode": r.times.encode.as_secs_f64(),
             "sat": r.times.sat.as_secs_f64(),
+            "searching": r.times.searching.as_secs_f64(),
+            "improving": r.times.improving.as_secs_f64(),
+            "proving": r.times.proving.as_secs_f64(),
             "simulate": r.times.simulate.as_secs_f64(),
         },
     })
@@ -114,8 +118,9 @@ pub fn report_json(r: &Report) -> serde_json::Value {
 
 fn summary(r: &Report) -> String {
     let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
+    let t = &r.times;
     format!(
-        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {} variables, {} clauses ({})\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)",
+        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {} variables, {} clauses ({})\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
         r.claim,
         r.iterations,
@@ -124,10 +129,17 @@ fn summary(r: &Report) -> String {
         r.variables,
         r.clauses,
         r.solver_label(),
-        r.times.total.as_secs_f64(),
-        r.times.encode.as_secs_f64(),
-        r.times.sat.as_secs_f64(),
-        r.times.simulate.as_secs_f64(),
+        t.total.as_secs_f64(),
+        t.encode.as_secs_f64(),
+        t.sat.as_secs_f64(),
+        t.simulate.as_secs_f64(),
+        t.searching.as_secs_f64(),
+        t.improving.as_secs_f64(),
+        t.proving.as_secs_f64(),
+        match r.best_at {
+            Some(b) => format!("best layout after {:.3}s", b.as_secs_f64()),
+            None => "no layout".into(),
+        },
     )
 }
 
@@ -146,57 +158,108 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     Ok(exit_code(report.status))
 }
 
+/// How often a progress line is printed, at the least: between SAT calls, and
+/// during a long one (which says how long it has been running).
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// The best layout, the counts at the last SAT call's start, and when the last
+/// progress line was printed: shared by the solve thread and the waiting one.
+#[derive(Default)]
+struct Shared {
+    best: Option<Level>,
+    last: Option<Progress>,
+    printed: Option<Instant>,
+}
+
+/// One progress line: where the loop is, and, during a long SAT call, for how
+/// long that call has been running.
+fn progress_line(p: &Progress, running: Option<Duration>) -> String {
+    let mut line = format!(
+        "progress: {:.1}s, {} iterations, best {}, {} {}",
+        p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
+        p.iterations,
+        p.best.map_or("none".into(), |b| format!("{b} belts")),
+        if p.improving {
+            "improving the best, looking for"
+        } else if p.proving {
+            "proving"
+        } else {
+            "searching"
+        },
+        p.bound
+            .map_or("any size".into(), |b| format!("<= {b} belts")),
+    );
+    if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
+        line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
+    }
+    line
+}
+
 /// Runs the solve loop on a worker thread, printing progress lines on stderr, and
 /// stops waiting at the timeout even if the SAT backend cannot be interrupted
 /// (varisat): the best verified layout so far is then reported as `solved`.
+/// While one SAT call runs for long, a progress line still comes every
+/// [`PROGRESS_EVERY`], saying how long the call has been running.
 fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliError> {
-    // The best layout and the counts so far, for a report at a hard timeout.
-    let best: Arc<Mutex<(Option<Level>, Option<Progress>)>> = Arc::new(Mutex::new((None, None)));
+    let shared: Arc<Mutex<Shared>> = Arc::default();
     let (tx, rx) = mpsc::channel();
     let start = Instant::now();
     {
-        let (level, opts, best) = (level.clone(), opts.clone(), best.clone());
+        let (level, opts, shared) = (level.clone(), opts.clone(), shared.clone());
         std::thread::spawn(move || {
             let mut progress = |p: &Progress| {
-                if let Ok(mut b) = best.lock() {
-                    if let Some(l) = &p.improved {
-                        b.0 = Some(l.clone());
-                    }
-                    b.1 = Some(Progress {
-                        improved: None,
-                        ..p.clone()
-                    });
+                let Ok(mut sh) = shared.lock() else { return };
+                if let Some(l) = &p.improved {
+                    sh.best = Some(l.clone());
                 }
-                if !p.line {
-                    return;
+                sh.last = Some(Progress {
+                    improved: None,
+                    ..p.clone()
+                });
+                // Not right after a line about a long call.
+                let recent = sh.printed.is_some_and(|t| t.elapsed() < PROGRESS_EVERY / 2);
+                if p.line && !recent {
+                    eprintln!("{}", progress_line(p, None));
+                    sh.printed = Some(Instant::now());
                 }
-                eprintln!(
-                    "progress: {:.1}s, {} iterations, best {}, {} {}",
-                    p.elapsed.as_secs_f64(),
-                    p.iterations,
-                    p.best.map_or("none".into(), |b| format!("{b} belts")),
-                    if p.improving {
-                        "improving the best, looking for"
-                    } else if p.proving {
-                        "proving"
-                    } else {
-                        "searching"
-                    },
-                    p.bound
-                        .map_or("any size".into(), |b| format!("<= {b} belts")),
-                );
             };
             let _ = tx.send(solve(&level, &opts, &mut progress));
         });
     }
-    let received = match opts.timeout {
-        Some(t) => rx.recv_timeout(t + Duration::from_millis(500)).ok(),
-        None => rx.recv().ok(),
+    let deadline = opts.timeout.map(|t| start + t + Duration::from_millis(500));
+    let received = loop {
+        let wait = match deadline {
+            Some(d) => d
+                .saturating_duration_since(Instant::now())
+                .min(PROGRESS_EVERY),
+            None => PROGRESS_EVERY,
+        };
+        match rx.recv_timeout(wait) {
+            Ok(r) => break Some(r),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break None;
+                }
+                // A long SAT call: say so, unless a line came recently.
+                if let Ok(mut sh) = shared.lock() {
+                    let quiet = sh.printed.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
+                    if let (true, Some(p)) = (quiet, &sh.last) {
+                        let running = start.elapsed().saturating_sub(p.elapsed);
+                        eprintln!("{}", progress_line(p, Some(running)));
+                        sh.printed = Some(Instant::now());
+                    }
+                }
+            }
+        }
     };
     match received {
         Some(r) => r.map_err(|e| CliError::bad_input(format!("error: {e}"))),
         None => {
-            let (layout, last) = best.lock().map(|b| b.clone()).unwrap_or_default();
+            let (layout, last) = shared
+                .lock()
+                .map(|sh| (sh.best.clone(), sh.last.clone()))
+                .unwrap_or_default();
             let belts = layout.as_ref().map(|l| l.added_belts(level));
             let last = last.as_ref();
             Ok(Report {
@@ -217,13 +280,21 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 belts,
                 variables: last.map_or(0, |p| p.variables),
                 clauses: last.map_or(0, |p| p.clauses),
+                best_at: last.and_then(|p| p.best_at),
                 // The call in flight when time ran out was a SAT call.
                 times: match last {
-                    Some(p) => Times {
-                        sat: p.times.sat + start.elapsed().saturating_sub(p.elapsed),
-                        total: start.elapsed(),
-                        ..p.times.clone()
-                    },
+                    Some(p) => {
+                        let mut t = Times {
+                            total: start.elapsed(),
+                            ..p.times.clone()
+                        };
+                        t.add_call(
+                            start.elapsed().saturating_sub(p.elapsed),
+                            p.improving,
+                            p.proving,
+                        );
+                        t
+                    }
                     None => Times {
                         total: start.elapsed(),
                         ..Times::default()
@@ -378,7 +449,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         if seeded {
             print!(" {:>9} {:>9}", "fastest", "slowest");
         }
-        println!();
+        println!(" {:>9}", "best at");
     }
     for f in &files {
         let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
@@ -430,6 +501,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             "belts": v["belts"],
             "iterations": v["iterations"],
             "seconds": v["seconds"],
+            "best_seconds": v["best_seconds"],
         });
         if seeded {
             row["fastest"] = json!(secs(&runs[0]));
@@ -452,7 +524,12 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                     secs(&runs[runs.len() - 1])
                 );
             }
-            println!();
+            println!(
+                " {:>9}",
+                v["best_seconds"]
+                    .as_f64()
+                    .map_or("-".into(), |b| format!("{b:.2}"))
+            );
         }
         rows.push(row);
     }

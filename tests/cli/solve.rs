@@ -11,12 +11,33 @@ fn normalize(s: &str) -> String {
         .map(|l| {
             if l.starts_with("time:") {
                 "time: [time]".to_string()
+            } else if l.starts_with("sat time:") {
+                // Keep the words (was a layout found?), hide the seconds.
+                l.split(' ')
+                    .map(|w| {
+                        let core = w.trim_end_matches([',', ';']);
+                        match core.strip_suffix('s').map(str::parse::<f64>) {
+                            Some(Ok(_)) => format!("[time]{}", &w[core.len()..]),
+                            _ => w.to_string(),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
             } else if l.starts_with("progress:") {
                 String::new()
             } else {
                 let mut out = String::new();
                 let mut rest = l;
-                let keys = ["\"seconds\":", "\"encode\":", "\"sat\":", "\"simulate\":"];
+                let keys = [
+                    "\"seconds\":",
+                    "\"best_seconds\":",
+                    "\"encode\":",
+                    "\"sat\":",
+                    "\"searching\":",
+                    "\"improving\":",
+                    "\"proving\":",
+                    "\"simulate\":",
+                ];
                 while let Some((i, key)) = keys
                     .iter()
                     .filter_map(|k| rest.find(k).map(|i| (i, k)))
@@ -229,18 +250,34 @@ fn dump_solve_with_cadical_decode_verify() {
 fn bench_table() {
     let args = ["bench", "levels/03-targets-flag"];
     let out = run(&args);
-    // Seconds vary: keep the level, status, belts and iterations columns.
+    // Seconds vary: keep the level, status, belts and iterations columns,
+    // and drop the two time columns (seconds, best at).
     let table: Vec<String> = out
         .lines()
         .map(|l| {
-            if l.starts_with("exit:") || l.starts_with("---") {
+            if l.starts_with("exit:") || l.starts_with("---") || l.trim().is_empty() {
                 l.to_string()
             } else if l.starts_with("total:") || l.contains("mixed statuses") {
                 l.rsplit_once(',')
                     .map_or(l.to_string(), |(a, _)| format!("{a}, [time]"))
+            } else if l.starts_with("level ") {
+                l.trim_end_matches("best at")
+                    .trim_end()
+                    .trim_end_matches("seconds")
+                    .trim_end()
+                    .to_string()
             } else {
-                l.rsplit_once(' ')
-                    .map_or(l.to_string(), |(a, _)| a.trim_end().to_string())
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                assert!(cols.len() >= 6, "a row with its time columns: {l}");
+                let times = &cols[cols.len() - 2..];
+                assert!(times[0].parse::<f64>().is_ok(), "seconds: {l}");
+                assert!(
+                    times[1] == "-" || times[1].parse::<f64>().is_ok(),
+                    "best at: {l}"
+                );
+                let keep = l.trim_end();
+                let keep = keep[..keep.len() - times[1].len()].trim_end();
+                keep[..keep.len() - times[0].len()].trim_end().to_string()
             }
         })
         .collect();
@@ -272,4 +309,40 @@ fn bench_seeds() {
     assert_eq!(v["totals"]["mixed"], 0);
     let args = ["bench", "--seeds", "0", "levels/03-targets-flag"];
     snap!(run(&args), &args);
+}
+
+/// A SAT call that runs for long still gets progress lines on stderr, which
+/// say how long the call has been running. The "solver" here is a script that
+/// waits three seconds and answers UNSAT.
+#[cfg(unix)]
+#[test]
+fn progress_lines_during_a_long_sat_call() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch(
+        "progress_long_call",
+        &[
+            ("slow.sh", b"#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\n"),
+            ("level.txt", b"+>  .   ->\n"),
+        ],
+    );
+    let script = dir.join("slow.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("make the script executable");
+    let solver = format!("cmd:{}", script.display());
+    let out = run_in(
+        &dir,
+        &["solve", "--solver", &solver, "--threads", "1", "level.txt"],
+    );
+    assert!(out.starts_with("exit: 1"), "{out}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("progress:")).collect();
+    assert!(
+        !lines.is_empty(),
+        "no progress line in three seconds:\n{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("SAT call running for") && l.contains("best none")),
+        "{out}"
+    );
 }

@@ -100,9 +100,6 @@ pub struct Progress {
     pub improved: Option<Level>,
     pub counterexamples: usize,
     pub loop_clauses: usize,
-    /// Whether this call is a periodic progress line (at most one every two
-    /// seconds); the others keep the counts current.
-    pub line: bool,
     /// The formula so far (variables, clauses given to the solver).
     pub variables: u32,
     pub clauses: usize,
@@ -206,7 +203,6 @@ struct Loop<'a> {
     report: Report,
     start: Instant,
     progress: &'a mut dyn FnMut(&Progress),
-    last_progress: Instant,
     /// `FROSTED_TRACE` is set: a line on stderr per SAT call and per rejected
     /// candidate, for studying the loop.
     trace: bool,
@@ -242,14 +238,10 @@ impl Loop<'_> {
         self.clauses += 1;
     }
 
-    /// Reports the counts on every iteration, flagged as a progress line at
-    /// most every two seconds.
+    /// Reports the counts before every SAT call, and each new best layout
+    /// (the caller decides what to print, and how often).
     fn tick_progress(&mut self, bound: Option<usize>, proving: bool, improved: Option<Level>) {
         let improving = self.improve.is_some();
-        let line = improved.is_none() && self.last_progress.elapsed() >= Duration::from_secs(2);
-        if line {
-            self.last_progress = Instant::now();
-        }
         (self.progress)(&Progress {
             elapsed: self.start.elapsed(),
             iterations: self.report.iterations,
@@ -261,7 +253,6 @@ impl Loop<'_> {
             improved,
             counterexamples: self.report.counterexamples,
             loop_clauses: self.report.loop_clauses,
-            line,
             variables: self.vars.n_used(),
             clauses: self.clauses,
             times: Times {
@@ -369,7 +360,6 @@ pub fn solve(
         clauses: 0,
         start,
         progress,
-        last_progress: Instant::now(),
         trace: std::env::var_os("FROSTED_TRACE").is_some(),
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
         improve: None,
@@ -414,9 +404,7 @@ pub fn solve(
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
-        lp.report
-            .times
-            .add_call(t.elapsed(), improving, proving && !improving);
+        lp.report.times.add_call(t.elapsed(), improving, proving);
         if lp.trace {
             eprintln!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",

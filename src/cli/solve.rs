@@ -163,12 +163,24 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// The best layout, the counts at the last SAT call's start, and when the last
-/// progress line was printed: shared by the solve thread and the waiting one.
-#[derive(Default)]
+/// progress line was printed (or the solve started): shared by the solve
+/// thread, which prints at the start of a SAT call, and the waiting one, which
+/// prints during a long call.
 struct Shared {
     best: Option<Level>,
     last: Option<Progress>,
-    printed: Option<Instant>,
+    printed: Instant,
+}
+
+impl Shared {
+    /// Whether a progress line is due, and if so, marks it printed.
+    fn line_due(&mut self) -> bool {
+        let due = self.printed.elapsed() >= PROGRESS_EVERY;
+        if due {
+            self.printed = Instant::now();
+        }
+        due
+    }
 }
 
 /// One progress line: where the loop is, and, during a long SAT call, for how
@@ -201,9 +213,13 @@ fn progress_line(p: &Progress, running: Option<Duration>) -> String {
 /// While one SAT call runs for long, a progress line still comes every
 /// [`PROGRESS_EVERY`], saying how long the call has been running.
 fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliError> {
-    let shared: Arc<Mutex<Shared>> = Arc::default();
-    let (tx, rx) = mpsc::channel();
     let start = Instant::now();
+    let shared = Arc::new(Mutex::new(Shared {
+        best: None,
+        last: None,
+        printed: start,
+    }));
+    let (tx, rx) = mpsc::channel();
     {
         let (level, opts, shared) = (level.clone(), opts.clone(), shared.clone());
         std::thread::spawn(move || {
@@ -216,11 +232,8 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                     improved: None,
                     ..p.clone()
                 });
-                // Not right after a line about a long call.
-                let recent = sh.printed.is_some_and(|t| t.elapsed() < PROGRESS_EVERY / 2);
-                if p.line && !recent {
+                if p.improved.is_none() && sh.line_due() {
                     eprintln!("{}", progress_line(p, None));
-                    sh.printed = Some(Instant::now());
                 }
             };
             let _ = tx.send(solve(&level, &opts, &mut progress));
@@ -243,11 +256,11 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 }
                 // A long SAT call: say so, unless a line came recently.
                 if let Ok(mut sh) = shared.lock() {
-                    let quiet = sh.printed.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
-                    if let (true, Some(p)) = (quiet, &sh.last) {
-                        let running = start.elapsed().saturating_sub(p.elapsed);
-                        eprintln!("{}", progress_line(p, Some(running)));
-                        sh.printed = Some(Instant::now());
+                    if sh.last.is_some() && sh.line_due() {
+                        if let Some(p) = &sh.last {
+                            let running = start.elapsed().saturating_sub(p.elapsed);
+                            eprintln!("{}", progress_line(p, Some(running)));
+                        }
                     }
                 }
             }

@@ -15,11 +15,13 @@ use crate::encode::Encoding;
 use crate::improve::windows;
 use crate::judge::{judge, Verdict};
 use crate::level::Level;
+use crate::sat::call_dump::CallDump;
 use crate::sat::race::{shuffle, Race};
 use crate::sat::{Answer, Backend, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// With several threads, how long a SAT call runs alone before the other
@@ -67,6 +69,9 @@ pub struct Options {
     /// window of it (see [`crate::improve`]) before the calls over the whole
     /// board.
     pub neighbourhoods: bool,
+    /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
+    /// [`crate::sat::call_dump`]); the folder must exist.
+    pub dump_calls: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -78,6 +83,7 @@ impl Default for Options {
             timeout: None,
             threads: 1,
             neighbourhoods: true,
+            dump_calls: None,
         }
     }
 }
@@ -212,6 +218,8 @@ struct Loop<'a> {
     improve: Option<Improve>,
     /// The windows it tries (indices of `.` cells).
     windows: Vec<Vec<usize>>,
+    /// With `--dump-calls`: every clause so far, written out before each call.
+    dump: Option<CallDump>,
 }
 
 /// The state of the neighbourhood search (see [`crate::improve`]).
@@ -234,6 +242,9 @@ const WINDOW_REJECTS: usize = 20;
 
 impl Loop<'_> {
     fn add(&mut self, cl: &Clause) {
+        if let Some(d) = &mut self.dump {
+            d.add(cl);
+        }
         self.backend.add_clause(cl);
         self.clauses += 1;
     }
@@ -260,6 +271,15 @@ impl Loop<'_> {
                 ..self.report.times.clone()
             },
         });
+    }
+
+    /// What the next call does: `searching`, `proving` or `improving window N`.
+    fn mode(&self, proving: bool) -> String {
+        match &self.improve {
+            Some(im) => format!("improving window {}", im.next),
+            None if proving => "proving".into(),
+            None => "searching".into(),
+        }
     }
 
     fn assumptions(&self, bound: Option<usize>, proving: bool, goals: usize) -> Vec<Lit> {
@@ -364,7 +384,11 @@ pub fn solve(
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
         improve: None,
         windows: Vec::new(),
+        dump: None,
     };
+    if let Some(dir) = &opts.dump_calls {
+        lp.dump = Some(CallDump::new(dir, lp.enc.variable_comments()));
+    }
     if opts.neighbourhoods && !opts.first {
         lp.windows = windows(level.shape, &lp.enc.free);
     }
@@ -403,17 +427,21 @@ pub fn solve(
         let t = Instant::now();
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
+        if let Some(d) = &lp.dump {
+            let what = format!(
+                "{}, {}",
+                lp.mode(proving),
+                bound.map_or("any size".into(), |b| format!("at most {b} belts"))
+            );
+            d.write(lp.report.iterations, &what, &assumptions, n_vars)?;
+        }
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
         lp.report.times.add_call(t.elapsed(), improving, proving);
         if lp.trace {
             eprintln!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",
                 lp.report.iterations,
-                match &lp.improve {
-                    Some(im) => format!("improving window {}", im.next),
-                    None if proving => "proving".into(),
-                    None => "searching".into(),
-                },
+                lp.mode(proving),
                 bound,
                 match &answer {
                     Answer::Sat(_) => "sat",

@@ -46,6 +46,15 @@ pub struct Args {
     /// prove nothing), before the calls over the whole board.
     #[arg(long)]
     pub no_neighbourhoods: bool,
+    /// Write the formula of every SAT call to DIR/call-NNNN.cnf (NNNN: the
+    /// iteration), to study a hard call on its own: DIMACS with the encoding,
+    /// every clause the loop added before that call (loop formulas,
+    /// counterexamples) and the call's assumptions as unit clauses. `c` lines
+    /// say what the call looked for and name the belt variables, so `frosted
+    /// decode LEVEL MODEL` reads a model of any of them. The folder is created;
+    /// a long solve writes hundreds of megabytes.
+    #[arg(long, value_name = "DIR")]
+    pub dump_calls: Option<PathBuf>,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
     /// on stdout instead of the layout.
     #[arg(long)]
@@ -71,6 +80,14 @@ fn options(a: &Args) -> Result<Options, CliError> {
             )))
         }
     };
+    if let Some(dir) = &a.dump_calls {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            CliError::bad_input(format!(
+                "--dump-calls: cannot create {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
     Ok(Options {
         solver,
         first: a.first,
@@ -78,6 +95,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         timeout,
         threads: at_least_one("--threads", a.threads)?,
         neighbourhoods: !a.no_neighbourhoods,
+        dump_calls: a.dump_calls.clone(),
     })
 }
 

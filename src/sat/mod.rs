@@ -3,6 +3,7 @@
 //!
 //! Literals and clauses are rustsat's types; the encoder never sees a backend.
 
+pub mod call_dump;
 pub mod dimacs;
 pub mod race;
 

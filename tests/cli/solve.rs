@@ -346,3 +346,113 @@ fn progress_lines_during_a_long_sat_call() {
         "{out}"
     );
 }
+
+/// `--dump-calls`: one DIMACS file per SAT call, each the whole formula of its
+/// call. Solved afresh, every file gives the answer the loop's incremental
+/// solver gave that call (read from `FROSTED_TRACE`), and `decode` reads a
+/// model of one.
+#[test]
+fn solve_dump_calls_replays_every_call() {
+    use frosted::sat::{Answer, Backend, VarisatBackend};
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
+    let dir = scratch("solve_dump_calls", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let exe = env!("CARGO_BIN_EXE_frosted");
+    let solved = std::process::Command::new(exe)
+        .args([
+            "solve",
+            "--json",
+            "--threads",
+            "1",
+            "--dump-calls",
+            "calls",
+            "level.txt",
+        ])
+        .env("FROSTED_TRACE", "1")
+        .current_dir(&dir)
+        .output()
+        .expect("solve");
+    assert_eq!(solved.status.code(), Some(0));
+    let report: serde_json::Value =
+        serde_json::from_slice(&solved.stdout).expect("solve --json prints JSON");
+    assert_eq!(report["status"], "optimal");
+    let iterations = report["iterations"].as_u64().expect("iterations") as usize;
+    let traced: Vec<bool> = String::from_utf8_lossy(&solved.stderr)
+        .lines()
+        .filter(|l| l.starts_with("trace: iteration "))
+        .map(|l| l.contains(": sat in "))
+        .collect();
+    assert_eq!(traced.len(), iterations);
+
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("calls"))
+        .expect("the folder was created")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    let expected: Vec<String> = (1..=iterations)
+        .map(|k| format!("call-{k:04}.cnf"))
+        .collect();
+    assert_eq!(names, expected);
+
+    let mut first_model = None;
+    for (k, (name, &sat)) in names.iter().zip(&traced).enumerate() {
+        let path = dir.join("calls").join(name);
+        let text = std::fs::read_to_string(&path).expect("read dump");
+        assert!(text.contains(&format!("c call {}: ", k + 1)), "{name}");
+        assert!(
+            text.contains("c choice 1 "),
+            "{name} names the belt variables"
+        );
+        let inst = rustsat::instances::SatInstance::<rustsat::instances::BasicVarManager>::from_dimacs_path(&path)
+            .expect("the dump is DIMACS");
+        let mut solver = VarisatBackend::default();
+        for cl in inst.cnf().iter() {
+            solver.add_clause(cl);
+        }
+        let n_vars = inst.n_vars();
+        match solver.solve(&[], n_vars, None).expect("varisat runs") {
+            Answer::Sat(model) => {
+                assert!(sat, "{name}: SAT afresh, UNSAT in the loop");
+                first_model.get_or_insert((name.clone(), model));
+            }
+            Answer::Unsat => assert!(!sat, "{name}: UNSAT afresh, SAT in the loop"),
+            Answer::Unknown => panic!("{name}: no answer"),
+        }
+    }
+    // The last call is the proof one belt below the optimum.
+    assert_eq!(traced.last(), Some(&false));
+
+    let (name, model) = first_model.expect("some call was satisfiable");
+    let v: Vec<String> = model
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            if b {
+                format!("{}", i + 1)
+            } else {
+                format!("-{}", i + 1)
+            }
+        })
+        .collect();
+    std::fs::write(
+        dir.join("model.txt"),
+        format!("s SATISFIABLE\nv {} 0\n", v.join(" ")),
+    )
+    .expect("write model");
+    let decoded = std::process::Command::new(exe)
+        .args(["decode", "level.txt", "model.txt"])
+        .current_dir(&dir)
+        .output()
+        .expect("decode");
+    assert_eq!(
+        decoded.status.code(),
+        Some(0),
+        "decoding the model of {name}"
+    );
+    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
+    let verify = run_in(&dir, &["verify", "level.txt", "layout.txt"]);
+    assert!(
+        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
+        "decode gave a layout of the level: {verify}"
+    );
+}

@@ -424,7 +424,6 @@ pub fn solve(
         // A window call searches (it proves nothing), whatever the phase.
         let improving = lp.improve.is_some();
         let assumptions = lp.assumptions(bound, proving && !improving, goals);
-        let t = Instant::now();
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
         if let Some(d) = &lp.dump {
@@ -435,6 +434,7 @@ pub fn solve(
             );
             d.write(lp.report.iterations, &what, &assumptions, n_vars)?;
         }
+        let t = Instant::now();
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
         lp.report.times.add_call(t.elapsed(), improving, proving);
         if lp.trace {

@@ -1481,22 +1481,17 @@ pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool) -> String 
     let mut vars = rustsat::instances::BasicVarManager::default();
     let mut cnf = rustsat::instances::Cnf::new();
     let enc = Encoding::new(level, &mut cnf, &mut vars);
-    let mut units = vec![Clause::from([if relaxed {
-        !enc.strong
-    } else {
-        enc.strong
-    }])];
-    units.extend(enc.goals.iter().map(|&g| Clause::from([g])));
+    let mut assumptions = vec![if relaxed { !enc.strong } else { enc.strong }];
+    assumptions.extend(&enc.goals);
     if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
-        for l in enc.belts.enforce_ub(k).unwrap_or_default() {
-            units.push(Clause::from([l]));
-        }
+        assumptions.extend(enc.belts.enforce_ub(k).unwrap_or_default());
     }
     let mut text = String::new();
-    crate::sat::dimacs::write(
+    crate::sat::dimacs::write_with_assumptions(
         &mut text,
         vars.n_used(),
-        cnf.iter().chain(units.iter()),
+        cnf.iter(),
+        &assumptions,
         &enc.variable_comments(),
     );
     text

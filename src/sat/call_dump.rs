@@ -36,7 +36,7 @@ impl CallDump {
     }
 
     /// The file of call number `call` (counted from 1, as the iterations).
-    pub fn path(&self, call: usize) -> PathBuf {
+    fn path(&self, call: usize) -> PathBuf {
         self.dir.join(format!("call-{call:04}.cnf"))
     }
 
@@ -56,12 +56,12 @@ impl CallDump {
             assumptions.len(),
             self.clauses.len()
         ));
-        let units: Vec<Clause> = assumptions.iter().map(|&l| Clause::from([l])).collect();
         let mut text = String::new();
-        dimacs::write(
+        dimacs::write_with_assumptions(
             &mut text,
             n_vars,
-            self.clauses.iter().chain(units.iter()),
+            self.clauses.iter(),
+            assumptions,
             &comments,
         );
         let path = self.path(call);

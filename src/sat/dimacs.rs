@@ -1,7 +1,7 @@
 //! DIMACS CNF output and SAT-competition solver output (`s` and `v` lines).
 
 use super::Answer;
-use rustsat::types::Clause;
+use rustsat::types::{Clause, Lit};
 use std::fmt::Write;
 
 /// Writes a DIMACS CNF: the `comments` first (each becomes a `c` line), then the
@@ -23,6 +23,24 @@ pub fn write<'a>(
         }
         out.push_str("0\n");
     }
+}
+
+/// Writes `clauses` and then `assumptions` as unit clauses: a solver run on
+/// the file answers as an incremental call under those assumptions would.
+pub fn write_with_assumptions<'a>(
+    out: &mut String,
+    n_vars: u32,
+    clauses: impl Iterator<Item = &'a Clause> + Clone,
+    assumptions: &[Lit],
+    comments: &[String],
+) {
+    let units: Vec<Clause> = assumptions.iter().map(|&l| Clause::from([l])).collect();
+    write(
+        out,
+        n_vars,
+        clauses.map(|c| -> &Clause { c }).chain(units.iter()),
+        comments,
+    );
 }
 
 /// Reads a solver's output: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` and

@@ -244,13 +244,7 @@ impl Backend for CommandBackend {
             .unwrap_or(0);
         let path = dir.join(format!("frosted-{}-{stamp}.cnf", std::process::id()));
         let mut text = String::new();
-        let units: Vec<Clause> = assumptions.iter().map(|l| Clause::from([*l])).collect();
-        dimacs::write(
-            &mut text,
-            n_vars,
-            self.clauses.iter().chain(units.iter()),
-            &[],
-        );
+        dimacs::write_with_assumptions(&mut text, n_vars, self.clauses.iter(), assumptions, &[]);
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let mut child = Command::new(&self.program)
             .arg(&path)

@@ -189,6 +189,27 @@ fn decode_errors() {
     }
 }
 
+/// `frosted decode level.txt model.txt` in `dir` succeeds, and `verify` judges
+/// what it prints as a layout of the level (solved or not, but no bad input).
+fn decode_gives_a_layout(dir: &Path, model_of: &str) {
+    let decoded = std::process::Command::new(env!("CARGO_BIN_EXE_frosted"))
+        .args(["decode", "level.txt", "model.txt"])
+        .current_dir(dir)
+        .output()
+        .expect("decode");
+    assert_eq!(
+        decoded.status.code(),
+        Some(0),
+        "decoding the model of {model_of}"
+    );
+    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
+    let verify = run_in(dir, &["verify", "level.txt", "layout.txt"]);
+    assert!(
+        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
+        "decode gave a layout of the level: {verify}"
+    );
+}
+
 /// The external-solver path end to end: dump the CNF, run Debian's `cadical` on
 /// it, decode the model, and verify the layout; and solve through `cmd:cadical`.
 #[test]
@@ -220,19 +241,8 @@ fn dump_solve_with_cadical_decode_verify() {
         "cadical says SAT with exit code 10"
     );
     std::fs::write(dir.join("model.txt"), &model.stdout).expect("write model");
+    decode_gives_a_layout(&dir, "the dumped CNF");
     let exe = env!("CARGO_BIN_EXE_frosted");
-    let decoded = std::process::Command::new(exe)
-        .args(["decode", "level.txt", "model.txt"])
-        .current_dir(&dir)
-        .output()
-        .expect("decode");
-    assert_eq!(decoded.status.code(), Some(0));
-    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
-    let verify = run_in(&dir, &["verify", "level.txt", "layout.txt"]);
-    assert!(
-        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
-        "decode gave a layout of the level: {verify}"
-    );
 
     let solved = std::process::Command::new(exe)
         .args(["solve", "--solver", "cmd:cadical", "level.txt"])
@@ -439,20 +449,5 @@ fn solve_dump_calls_replays_every_call() {
         format!("s SATISFIABLE\nv {} 0\n", v.join(" ")),
     )
     .expect("write model");
-    let decoded = std::process::Command::new(exe)
-        .args(["decode", "level.txt", "model.txt"])
-        .current_dir(&dir)
-        .output()
-        .expect("decode");
-    assert_eq!(
-        decoded.status.code(),
-        Some(0),
-        "decoding the model of {name}"
-    );
-    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
-    let verify = run_in(&dir, &["verify", "level.txt", "layout.txt"]);
-    assert!(
-        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
-        "decode gave a layout of the level: {verify}"
-    );
+    decode_gives_a_layout(&dir, &name);
 }

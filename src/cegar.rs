@@ -16,11 +16,13 @@ use crate::improve::windows;
 use crate::judge::{judge, Verdict};
 use crate::level::Level;
 use crate::sat::call_dump::CallDump;
+use crate::sat::elim::{eliminate, Extension};
 use crate::sat::race::{shuffle, Race};
 use crate::sat::{Answer, Backend, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -72,6 +74,13 @@ pub struct Options {
     /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
     /// [`crate::sat::call_dump`]); the folder must exist.
     pub dump_calls: Option<PathBuf>,
+    /// With several threads, how long a call runs on one copy before the
+    /// others join ([`RACE_HEAD_START`] by default).
+    pub head_start: Duration,
+    /// With several threads, the racing copies after the first hold the
+    /// encoding simplified by variable elimination (see [`crate::sat::elim`]);
+    /// no effect with one thread.
+    pub eliminate: bool,
 }
 
 impl Default for Options {
@@ -84,6 +93,8 @@ impl Default for Options {
             threads: 1,
             neighbourhoods: true,
             dump_calls: None,
+            head_start: RACE_HEAD_START,
+            eliminate: true,
         }
     }
 }
@@ -109,6 +120,8 @@ pub struct Progress {
     /// The formula so far (variables, clauses given to the solver).
     pub variables: u32,
     pub clauses: usize,
+    /// Variables that elimination removed (from the racing copies' formula).
+    pub eliminated: usize,
     /// Time spent per phase so far (`total` is `elapsed`).
     pub times: Times,
 }
@@ -162,6 +175,8 @@ pub struct Report {
     pub loop_clauses: usize,
     pub variables: u32,
     pub clauses: usize,
+    /// Variables that elimination removed (from the racing copies' formula).
+    pub eliminated: usize,
     pub times: Times,
     /// What the status claims, in words (the bound of a proof, say).
     pub claim: String,
@@ -192,6 +207,7 @@ impl Report {
             loop_clauses: 0,
             variables: 0,
             clauses: 0,
+            eliminated: 0,
             times: Times::default(),
             claim: String::new(),
             solver,
@@ -220,6 +236,10 @@ struct Loop<'a> {
     windows: Vec<Vec<usize>>,
     /// With `--dump-calls`: every clause so far, written out before each call.
     dump: Option<CallDump>,
+    /// What variable elimination removed from the encoding (nothing without it).
+    ext: Extension,
+    /// The loop formulas' gate literals (see `Encoding::unfounded`).
+    gates: HashMap<(usize, usize), Lit>,
 }
 
 /// The state of the neighbourhood search (see [`crate::improve`]).
@@ -241,12 +261,34 @@ struct Improve {
 const WINDOW_REJECTS: usize = 20;
 
 impl Loop<'_> {
-    fn add(&mut self, cl: &Clause) {
+    /// Gives a clause of the encoding to the solver.
+    fn add_encoding(&mut self, cl: &Clause) {
         if let Some(d) = &mut self.dump {
             d.add(cl);
         }
         self.backend.add_clause(cl);
         self.clauses += 1;
+    }
+
+    /// Gives the solver a clause learned after the encoding.
+    fn add(&mut self, cl: &Clause) -> Result<(), String> {
+        self.check_interface(cl.iter())?;
+        self.add_encoding(cl);
+        Ok(())
+    }
+
+    /// Clauses and assumptions after the encoding may only name variables
+    /// that elimination kept (`Encoding::interface` lists them); one that
+    /// names another would make every later answer meaningless.
+    fn check_interface<'l>(&self, mut lits: impl Iterator<Item = &'l Lit>) -> Result<(), String> {
+        match lits.find(|l| self.ext.is_eliminated(l.var())) {
+            Some(l) => Err(format!(
+                "internal error: variable {} was eliminated but is named after the \
+                 encoding (solve with --no-elimination)",
+                l.var().idx() + 1
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Reports the counts before every SAT call, and each new best layout
@@ -266,6 +308,7 @@ impl Loop<'_> {
             loop_clauses: self.report.loop_clauses,
             variables: self.vars.n_used(),
             clauses: self.clauses,
+            eliminated: self.ext.eliminated,
             times: Times {
                 total: self.start.elapsed(),
                 ..self.report.times.clone()
@@ -357,14 +400,41 @@ pub fn solve(
 ) -> Result<Report, String> {
     let start = Instant::now();
     let deadline = opts.timeout.map(|t| start + t);
-    let backend: Box<dyn Backend> = if opts.threads > 1 {
-        Box::new(Race::new(&opts.solver, opts.threads, RACE_HEAD_START))
-    } else {
-        opts.solver.build()?
-    };
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
     let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut all: Vec<Clause> = cnf.into_iter().collect();
+    if let Some(seed) = std::env::var("FROSTED_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        shuffle(&mut all, seed);
+    }
+    let trace = std::env::var_os("FROSTED_TRACE").is_some();
+    // The racing copies after the first hold the encoding simplified by
+    // variable elimination: a second view of the same problem.
+    let mut ext = Extension::default();
+    let backend: Box<dyn Backend> = if opts.threads > 1 {
+        let race = Race::new(&opts.solver, opts.threads, opts.head_start);
+        if opts.eliminate {
+            let (simple, e) = eliminate(&all, vars.n_used(), &enc.interface());
+            if trace {
+                eprintln!(
+                    "trace: elimination: {} of {} variables, {} -> {} clauses",
+                    e.eliminated,
+                    vars.n_used(),
+                    all.len(),
+                    simple.len(),
+                );
+            }
+            ext = e;
+            Box::new(race.simplified_start(all.len(), simple))
+        } else {
+            Box::new(race)
+        }
+    } else {
+        opts.solver.build()?
+    };
     let encode_time = start.elapsed();
     let mut lp = Loop {
         report: Report {
@@ -380,11 +450,13 @@ pub fn solve(
         clauses: 0,
         start,
         progress,
-        trace: std::env::var_os("FROSTED_TRACE").is_some(),
+        trace,
         trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
         improve: None,
         windows: Vec::new(),
         dump: None,
+        ext,
+        gates: HashMap::new(),
     };
     if let Some(dir) = &opts.dump_calls {
         lp.dump = Some(CallDump::new(dir, lp.enc.variable_comments()));
@@ -392,15 +464,8 @@ pub fn solve(
     if opts.neighbourhoods && !opts.first {
         lp.windows = windows(level.shape, &lp.enc.free);
     }
-    let mut all: Vec<Clause> = cnf.into_iter().collect();
-    if let Some(seed) = std::env::var("FROSTED_SEED")
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    {
-        shuffle(&mut all, seed);
-    }
     for cl in &all {
-        lp.add(cl);
+        lp.add_encoding(cl);
     }
 
     let n_free = lp.enc.free.len();
@@ -424,6 +489,7 @@ pub fn solve(
         // A window call searches (it proves nothing), whatever the phase.
         let improving = lp.improve.is_some();
         let assumptions = lp.assumptions(bound, proving && !improving, goals);
+        lp.check_interface(assumptions.iter())?;
         lp.report.iterations += 1;
         let n_vars = lp.vars.n_used();
         if let Some(d) = &lp.dump {
@@ -489,18 +555,22 @@ pub fn solve(
                 break;
             }
             Answer::Sat(_) if goals < all_goals => goals += 1,
-            Answer::Sat(model) => {
+            Answer::Sat(mut model) => {
+                // Eliminated variables get values from the clauses they had.
+                lp.ext.extend(&mut model);
                 // A model may mark donuts that no source feeds (a loop feeding
                 // itself): loop formulas rule that model out, and the layout
                 // without the belts only those donuts use is still worth a run.
                 let founded = lp.enc.founded(&model);
-                let loops = lp.enc.unfounded(&model, &founded);
+                let loops = lp
+                    .enc
+                    .unfounded(&model, &founded, &mut lp.vars, &mut lp.gates);
                 let layout = if loops.is_empty() {
                     lp.enc.decode(&model)
                 } else {
                     lp.report.loop_clauses += loops.len();
                     for cl in &loops {
-                        lp.add(cl);
+                        lp.add(cl)?;
                     }
                     lp.enc.decode_founded(&model, &founded)
                 };
@@ -546,7 +616,7 @@ pub fn solve(
                         }
                     }
                     lp.report.counterexamples += 1;
-                    lp.add(&cl);
+                    lp.add(&cl)?;
                     if let Some(im) = &mut lp.improve {
                         im.rejected += 1;
                         if im.rejected >= WINDOW_REJECTS {
@@ -564,7 +634,7 @@ pub fn solve(
                             if lp.trace {
                                 eprintln!("trace: X2 clause ({} literals)", x2.len());
                             }
-                            lp.add(&x2);
+                            lp.add(&x2)?;
                         }
                     }
                 }
@@ -573,6 +643,7 @@ pub fn solve(
     }
     lp.report.variables = lp.vars.n_used();
     lp.report.clauses = lp.clauses;
+    lp.report.eliminated = lp.ext.eliminated;
     lp.report.times.total = start.elapsed();
     if lp.report.status == Status::Unknown && lp.report.layout.is_some() {
         lp.report.status = Status::Solved;

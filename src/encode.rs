@@ -1259,10 +1259,25 @@ impl Encoding {
     /// set `L`, each node of `L` needs an active edge entering `L` from outside.
     /// Returns no clause when every marked node is founded. `founded` is
     /// [`Encoding::founded`] of the same model.
-    pub fn unfounded(&self, model: &[bool], founded: &[Vec<bool>]) -> Vec<Clause> {
+    ///
+    /// With exact ranks the formulas do not name `act`, so that variable
+    /// elimination may remove it ([`Encoding::interface`]): an edge from node
+    /// `m` counts through a gate `y → q[s][m]`, `y → guard` instead (a fresh
+    /// variable from `vm`, made once per source and edge and kept in `gates`;
+    /// its two clauses come with the formulas). Since `act[s][e]` implies both,
+    /// that is weaker, so still sound, and it still excludes this model: an
+    /// edge into `L` whose start is marked and whose belt is chosen would have
+    /// founded its end.
+    pub fn unfounded(
+        &self,
+        model: &[bool],
+        founded: &[Vec<bool>],
+        vm: &mut dyn ManageVars,
+        gates: &mut HashMap<(usize, usize), Lit>,
+    ) -> Vec<Clause> {
         let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
         let mut clauses = Vec::new();
-        for s in 0..self.sources.len() {
+        'sources: for s in 0..self.sources.len() {
             let lost: Vec<bool> = (0..self.nodes.len())
                 .map(|n| self.q[s][n].is_some_and(val) && !founded[s][n])
                 .collect();
@@ -1273,8 +1288,28 @@ impl Encoding {
                     From::Source(_) => false,
                     From::Node(n) => lost[n],
                 };
-                if lost[edge.to] && !inside {
+                if !lost[edge.to] || inside {
+                    continue;
+                }
+                if !self.exact_ranks {
                     external.extend(self.act[s][e]);
+                    continue;
+                }
+                match (edge.from, edge.guard) {
+                    // The source's own emission: nothing to require.
+                    (From::Source(t), _) if t == s => continue 'sources,
+                    (From::Source(_), _) => {}
+                    (From::Node(m), None) => external.extend(self.q[s][m]),
+                    (From::Node(m), Some(g)) => {
+                        let Some(qm) = self.q[s][m] else { continue };
+                        let y = *gates.entry((s, e)).or_insert_with(|| {
+                            let y = vm.new_lit();
+                            clauses.push(Clause::from([!y, qm]));
+                            clauses.push(Clause::from([!y, g]));
+                            y
+                        });
+                        external.push(y);
+                    }
                 }
             }
             for u in (0..self.nodes.len()).filter(|&n| lost[n]) {
@@ -1442,6 +1477,36 @@ impl Encoding {
             }
         }
         val
+    }
+
+    /// The variables that clauses and assumptions given to the solver after
+    /// the encoding may name, so preprocessing must keep them
+    /// ([`crate::sat::elim`]): the belt choices (counterexamples, windows),
+    /// `strong`, the goals, the belt counter's outputs (bounds), `pre` and
+    /// `strand` (X2), every `q` (loop formulas), and `act` where the loop
+    /// formulas name it (without exact ranks; see [`Encoding::unfounded`]).
+    pub fn interface(&self) -> Vec<bool> {
+        let mut keep = vec![false; self.n_vars as usize];
+        let mut mark = |l: Lit| {
+            if let Some(k) = keep.get_mut(l.var().idx()) {
+                *k = true;
+            }
+        };
+        self.choice.iter().flatten().for_each(|&l| mark(l));
+        mark(self.strong);
+        self.goals.iter().for_each(|&l| mark(l));
+        for b in 0..=self.free.len() {
+            for l in self.belts.enforce_ub(b).unwrap_or_default() {
+                mark(l);
+            }
+        }
+        self.pre.iter().flatten().for_each(|&l| mark(l));
+        self.strand.iter().for_each(|&l| mark(l));
+        self.q.iter().flatten().flatten().for_each(|&l| mark(l));
+        if !self.exact_ranks {
+            self.act.iter().flatten().flatten().for_each(|&l| mark(l));
+        }
+        keep
     }
 
     /// Comments naming every belt variable, for DIMACS files.

@@ -66,6 +66,29 @@ fn neighbourhood_search_keeps_the_optimum_and_is_used() {
     );
 }
 
+/// The racing copy that holds the encoding after variable elimination
+/// changes how fast, never what: racing on every call (no head start), each
+/// example level gets the status and belt count of one plain solver, and
+/// elimination removes variables on every level.
+#[test]
+fn elimination_keeps_every_answer() {
+    for (path, level, _) in example_levels() {
+        let racing = Options {
+            head_start: std::time::Duration::ZERO,
+            ..options(SolverChoice::Varisat, 2)
+        };
+        let with = solve(&level, &racing, &mut |_| {}).expect("solve runs");
+        let one = solve(&level, &options(SolverChoice::Varisat, 1), &mut |_| {})
+            .expect("solve runs");
+        assert_eq!(one.eliminated, 0, "one thread: no elimination");
+        assert!(with.eliminated > 0, "{}: nothing eliminated", path.display());
+        assert_eq!(with.status, one.status, "{}", path.display());
+        assert_eq!(with.belts, one.belts, "{}", path.display());
+        let layout = with.layout.expect("a layout");
+        assert!(judge(&layout).solved(), "{}", path.display());
+    }
+}
+
 fn check_examples(solver: SolverChoice, threads: usize) {
     let levels = example_levels();
     assert!(levels.len() >= 36);

@@ -46,6 +46,14 @@ pub struct Args {
     /// prove nothing), before the calls over the whole board.
     #[arg(long)]
     pub no_neighbourhoods: bool,
+    /// Give every racing copy the plain encoding. By default the copies after
+    /// the first hold it simplified by variable elimination (variables that no
+    /// later clause or assumption names are resolved away, and get their values
+    /// back in every model): faster on some levels, slower on others, so it is
+    /// the race's second view rather than the only one. No effect with
+    /// --threads 1.
+    #[arg(long)]
+    pub no_elimination: bool,
     /// Write the formula of every SAT call to DIR/call-NNNN.cnf (NNNN: the
     /// iteration), to study a hard call on its own: DIMACS with the encoding,
     /// every clause the loop added before that call (loop formulas,
@@ -96,6 +104,8 @@ fn options(a: &Args) -> Result<Options, CliError> {
         threads: at_least_one("--threads", a.threads)?,
         neighbourhoods: !a.no_neighbourhoods,
         dump_calls: a.dump_calls.clone(),
+        eliminate: !a.no_elimination,
+        ..Options::default()
     })
 }
 
@@ -120,6 +130,7 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "loop_clauses": r.loop_clauses,
         "variables": r.variables,
         "clauses": r.clauses,
+        "eliminated": r.eliminated,
         "solver": r.solver,
         "threads": r.threads,
         "best_seconds": r.best_at.map(|t| t.as_secs_f64()),
@@ -146,7 +157,10 @@ fn summary(r: &Report) -> String {
         r.loop_clauses,
         r.variables,
         r.clauses,
-        r.solver_label(),
+        match r.eliminated {
+            0 => r.solver_label(),
+            n => format!("{}; {n} variables eliminated in all but the first", r.solver_label()),
+        },
         t.total.as_secs_f64(),
         t.encode.as_secs_f64(),
         t.sat.as_secs_f64(),
@@ -311,6 +325,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 belts,
                 variables: last.map_or(0, |p| p.variables),
                 clauses: last.map_or(0, |p| p.clauses),
+                eliminated: last.map_or(0, |p| p.eliminated),
                 best_at: last.and_then(|p| p.best_at),
                 // The call in flight when time ran out was a SAT call.
                 times: match last {
@@ -428,6 +443,9 @@ pub struct BenchArgs {
     /// Pass `--no-neighbourhoods` to every run.
     #[arg(long)]
     pub no_neighbourhoods: bool,
+    /// Pass `--no-elimination` to every run.
+    #[arg(long)]
+    pub no_elimination: bool,
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -499,6 +517,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             ]);
             if a.no_neighbourhoods {
                 cmd.arg("--no-neighbourhoods");
+            }
+            if a.no_elimination {
+                cmd.arg("--no-elimination");
             }
             if seeded {
                 cmd.env("FROSTED_SEED", seed.to_string());

@@ -5,6 +5,7 @@
 
 pub mod call_dump;
 pub mod dimacs;
+pub mod elim;
 pub mod race;
 
 use rustsat::types::{Clause, Lit};

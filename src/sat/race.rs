@@ -17,7 +17,9 @@
 //!
 //! Members differ by clause order: member 0 gets the clauses in the order the
 //! loop added them; member `i > 0` gets its first batch (the whole encoding)
-//! shuffled with seed `i`.
+//! shuffled with seed `i`. With [`Race::simplified_start`], members `i > 0`
+//! also hold a simplified encoding (the loop gives them the one variable
+//! elimination makes), which is faster on some levels and slower on others.
 
 use super::{Answer, Backend, SolverChoice};
 use rustsat::types::{Clause, Lit};
@@ -58,6 +60,9 @@ pub struct Race {
     call: u64,
     core: Option<Vec<Lit>>,
     head_start: Duration,
+    /// Another start for members `i > 0`: `(k, clauses)` stands in for the
+    /// first `k` clauses of the log (see [`Race::simplified_start`]).
+    alt_start: Option<(usize, Vec<Clause>)>,
 }
 
 impl Race {
@@ -89,7 +94,18 @@ impl Race {
             call: 0,
             core: None,
             head_start,
+            alt_start: None,
         }
+    }
+
+    /// Members `i > 0` hold `clauses` instead of the first `k` clauses
+    /// added: the encoding simplified by variable elimination, say. Their
+    /// models may then need extending (the caller's business), and every
+    /// clause added after the first `k` must keep its meaning for both
+    /// (for elimination: name no eliminated variable).
+    pub fn simplified_start(mut self, k: usize, clauses: Vec<Clause>) -> Race {
+        self.alt_start = Some((k, clauses));
+        self
     }
 
     /// Starts member `i` on the current call.
@@ -101,8 +117,16 @@ impl Race {
         deadline: Option<Instant>,
     ) -> Result<(), String> {
         let m = &mut self.members[i];
+        let clauses = match &self.alt_start {
+            Some((k, alt)) if i > 0 && m.synced == 0 => {
+                let mut c = alt.clone();
+                c.extend_from_slice(&self.log[(*k).min(self.log.len())..]);
+                c
+            }
+            _ => self.log[m.synced..].to_vec(),
+        };
         let job = Job {
-            clauses: self.log[m.synced..].to_vec(),
+            clauses,
             assumptions: assumptions.to_vec(),
             n_vars,
             deadline,
@@ -273,6 +297,12 @@ mod tests {
         model[l.var().idx()] != l.is_neg()
     }
 
+    /// The model satisfies every clause and every assumption.
+    fn satisfies(model: &[bool], clauses: &[Clause], assumptions: &[Lit]) -> bool {
+        clauses.iter().all(|cl| cl.iter().any(|&l| holds(model, l)))
+            && assumptions.iter().all(|&l| holds(model, l))
+    }
+
     /// Every call races from the start (no head start), over random
     /// incremental formulas: the race agrees with one solver on SAT/UNSAT, its
     /// models satisfy every clause and assumption, and its cores are
@@ -305,10 +335,7 @@ mod tests {
                     Answer::Sat(model) => {
                         sat_seen += 1;
                         assert!(matches!(want, Answer::Sat(_)));
-                        assert!(clauses
-                            .iter()
-                            .all(|cl| cl.iter().any(|&l| holds(&model, l))));
-                        assert!(assumptions.iter().all(|&l| holds(&model, l)));
+                        assert!(satisfies(&model, &clauses, &assumptions));
                     }
                     Answer::Unsat => {
                         unsat_seen += 1;
@@ -329,6 +356,57 @@ mod tests {
             sat_seen > 5 && unsat_seen > 5,
             "{sat_seen} sat, {unsat_seen} unsat"
         );
+    }
+
+    /// Members `i > 0` hold the encoding after variable elimination: every
+    /// answer still agrees with one solver on the plain formula, and every
+    /// model, once extended, satisfies all of its clauses.
+    #[test]
+    fn a_race_with_a_simplified_start_answers_like_one_solver() {
+        use crate::sat::elim::eliminate;
+        const VARS: u64 = 30;
+        const KEPT: u64 = 10;
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut sat_seen, mut unsat_seen) = (0, 0);
+        for _ in 0..6 {
+            // Implications between variables make chains to eliminate.
+            let first: Vec<Clause> = (0..45)
+                .map(|_| (0..2 + rng.next(2)).map(|_| rng.lit(VARS)).collect())
+                .collect();
+            let frozen: Vec<bool> = (0..VARS).map(|v| v < KEPT).collect();
+            let (simple, ext) = eliminate(&first, VARS as u32, &frozen);
+            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO)
+                .simplified_start(first.len(), simple);
+            let mut one = VarisatBackend::default();
+            let mut clauses = first.clone();
+            for cl in &first {
+                race.add_clause(cl);
+                one.add_clause(cl);
+            }
+            for _ in 0..10 {
+                let cl: Clause = (0..3).map(|_| rng.lit(KEPT)).collect();
+                race.add_clause(&cl);
+                one.add_clause(&cl);
+                clauses.push(cl);
+                let assumptions: Vec<Lit> = (0..rng.next(3)).map(|_| rng.lit(KEPT)).collect();
+                let want = one.solve(&assumptions, VARS as u32, None).expect("answers");
+                match race.solve(&assumptions, VARS as u32, None).expect("answers") {
+                    Answer::Sat(mut model) => {
+                        sat_seen += 1;
+                        assert!(matches!(want, Answer::Sat(_)));
+                        ext.extend(&mut model);
+                        assert!(satisfies(&model, &clauses, &assumptions));
+                    }
+                    Answer::Unsat => {
+                        unsat_seen += 1;
+                        assert_eq!(want, Answer::Unsat);
+                    }
+                    Answer::Unknown => panic!("no deadline was given"),
+                }
+            }
+            assert!(ext.eliminated > 0);
+        }
+        assert!(sat_seen > 5 && unsat_seen > 5, "{sat_seen} sat, {unsat_seen} unsat");
     }
 
     #[test]

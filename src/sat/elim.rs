@@ -21,8 +21,9 @@ use rustsat::types::{Clause, Lit};
 
 /// Resolvents longer than this stop a variable's elimination.
 const MAX_RESOLVENT: usize = 24;
-/// Variables with more occurrences than this (on one side, and the product
-/// above `MAX_PRODUCT`) are not tried: too expensive, and rarely worth it.
+/// Variables whose positive and negative occurrences multiply to more than
+/// this (pairs of clauses to resolve) are not tried: too expensive, and rarely
+/// worth it.
 const MAX_PRODUCT: usize = 400;
 
 /// What elimination removed: enough to extend a model of the simplified formula

@@ -78,10 +78,14 @@ fn elimination_keeps_every_answer() {
             ..options(SolverChoice::Varisat, 2)
         };
         let with = solve(&level, &racing, &mut |_| {}).expect("solve runs");
-        let one = solve(&level, &options(SolverChoice::Varisat, 1), &mut |_| {})
-            .expect("solve runs");
+        let one =
+            solve(&level, &options(SolverChoice::Varisat, 1), &mut |_| {}).expect("solve runs");
         assert_eq!(one.eliminated, 0, "one thread: no elimination");
-        assert!(with.eliminated > 0, "{}: nothing eliminated", path.display());
+        assert!(
+            with.eliminated > 0,
+            "{}: nothing eliminated",
+            path.display()
+        );
         assert_eq!(with.status, one.status, "{}", path.display());
         assert_eq!(with.belts, one.belts, "{}", path.display());
         let layout = with.layout.expect("a layout");

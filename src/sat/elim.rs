@@ -150,7 +150,6 @@ impl Db {
     fn occurrences(&mut self, l: Lit) -> Vec<usize> {
         let (clauses, live) = (&self.clauses, &self.live);
         self.occ[l.lidx()].retain(|&id| live[id] && clauses[id].contains(&l));
-        self.occ[l.lidx()].dedup();
         self.occ[l.lidx()].clone()
     }
 }
@@ -186,7 +185,10 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
         units: Vec::new(),
         conflict: false,
     };
-    let mut ext = Extension::default();
+    let mut ext = Extension {
+        removed: vec![false; n],
+        ..Extension::default()
+    };
     let mut queue = Vec::new();
     for cl in clauses {
         db.add(cl.iter().copied().collect(), &mut queue);
@@ -196,19 +198,16 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
         }
     }
     let is_frozen = |v: usize| frozen.get(v).copied().unwrap_or(false);
-    let mut done = vec![false; n];
     let mut in_queue = vec![false; n];
     let mut work: Vec<usize> = (0..n).filter(|&v| !is_frozen(v)).collect();
     // Cheapest first (fewest occurrences), so small eliminations go first.
-    work.sort_by_key(|&v| {
-        std::cmp::Reverse(db.occ[2 * v].len() * db.occ[2 * v + 1].len())
-    });
+    work.sort_by_key(|&v| std::cmp::Reverse(db.occ[2 * v].len() * db.occ[2 * v + 1].len()));
     for &v in &work {
         in_queue[v] = true;
     }
     while let Some(v) = work.pop() {
         in_queue[v] = false;
-        if done[v] || db.value[v].is_some() {
+        if ext.removed[v] || db.value[v].is_some() {
             continue;
         }
         let pos_lit = Lit::new(v as u32, false);
@@ -237,11 +236,7 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
         if !ok {
             continue;
         }
-        done[v] = true;
         ext.eliminated += 1;
-        if ext.removed.len() < n {
-            ext.removed.resize(n, false);
-        }
         ext.removed[v] = true;
         let mut touched = Vec::new();
         for (&id, pivot) in pos
@@ -261,7 +256,7 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
             return (vec![Clause::new()], ext);
         }
         for t in touched {
-            if !done[t] && !in_queue[t] && !is_frozen(t) {
+            if !ext.removed[t] && !in_queue[t] && !is_frozen(t) {
                 in_queue[t] = true;
                 work.push(t);
             }
@@ -285,7 +280,9 @@ mod tests {
     }
 
     fn cnf(cls: &[&[i32]]) -> Vec<Clause> {
-        cls.iter().map(|c| c.iter().map(|&i| lit(i)).collect()).collect()
+        cls.iter()
+            .map(|c| c.iter().map(|&i| lit(i)).collect())
+            .collect()
     }
 
     fn satisfies(clauses: &[Clause], model: &[bool]) -> bool {
@@ -327,7 +324,9 @@ mod tests {
         let frozen = [true, false, false, true];
         let (simple, ext) = eliminate(&f, 4, &frozen);
         assert_eq!(ext.eliminated, 2);
-        assert!(simple.iter().all(|c| c.iter().all(|l| frozen[l.var().idx()])));
+        assert!(simple
+            .iter()
+            .all(|c| c.iter().all(|l| frozen[l.var().idx()])));
         check_projection(&f, 4, &frozen);
     }
 

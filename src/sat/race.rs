@@ -390,7 +390,10 @@ mod tests {
                 clauses.push(cl);
                 let assumptions: Vec<Lit> = (0..rng.next(3)).map(|_| rng.lit(KEPT)).collect();
                 let want = one.solve(&assumptions, VARS as u32, None).expect("answers");
-                match race.solve(&assumptions, VARS as u32, None).expect("answers") {
+                match race
+                    .solve(&assumptions, VARS as u32, None)
+                    .expect("answers")
+                {
                     Answer::Sat(mut model) => {
                         sat_seen += 1;
                         assert!(matches!(want, Answer::Sat(_)));
@@ -406,7 +409,10 @@ mod tests {
             }
             assert!(ext.eliminated > 0);
         }
-        assert!(sat_seen > 5 && unsat_seen > 5, "{sat_seen} sat, {unsat_seen} unsat");
+        assert!(
+            sat_seen > 5 && unsat_seen > 5,
+            "{sat_seen} sat, {unsat_seen} unsat"
+        );
     }
 
     #[test]

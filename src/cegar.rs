@@ -402,33 +402,47 @@ pub fn solve(
     let deadline = opts.timeout.map(|t| start + t);
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
-    let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut enc = Encoding::new(level, &mut cnf, &mut vars);
     let mut all: Vec<Clause> = cnf.into_iter().collect();
+    let mut other = if opts.threads > 1 && opts.eliminate {
+        enc.acyclic_clauses(&all, &mut vars)
+    } else {
+        Vec::new()
+    };
     if let Some(seed) = std::env::var("FROSTED_SEED")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
     {
         shuffle(&mut all, seed);
+        shuffle(&mut other, seed);
     }
     let trace = std::env::var_os("FROSTED_TRACE").is_some();
-    // The racing copies after the first hold the encoding simplified by
-    // variable elimination: a second view of the same problem.
+    // The racing copies after the first hold a second view of the same
+    // problem: the grounding by vertex elimination instead of ranks, and
+    // the whole simplified by variable elimination.
     let mut ext = Extension::default();
     let backend: Box<dyn Backend> = if opts.threads > 1 {
         let race = Race::new(&opts.solver, opts.threads, opts.head_start);
         if opts.eliminate {
-            let (simple, e) = eliminate(&all, vars.n_used(), &enc.interface());
+            let (simple, e) = eliminate(&other, vars.n_used(), &enc.interface());
+            if let (true, Some(ranks)) = (trace, &enc.acyclic_view) {
+                eprintln!(
+                    "trace: grounding by vertex elimination: {} rank clauses -> {}",
+                    ranks.range.len(),
+                    other.len() + ranks.range.len() - all.len(),
+                );
+            }
             if trace {
                 eprintln!(
                     "trace: elimination: {} of {} variables, {} -> {} clauses",
                     e.eliminated,
                     vars.n_used(),
-                    all.len(),
+                    other.len(),
                     simple.len(),
                 );
             }
-            ext = e;
-            Box::new(race.simplified_start(all.len(), simple))
+            ext = e.clone();
+            Box::new(race.simplified_start(all.len(), simple, e))
         } else {
             Box::new(race)
         }
@@ -555,9 +569,7 @@ pub fn solve(
                 break;
             }
             Answer::Sat(_) if goals < all_goals => goals += 1,
-            Answer::Sat(mut model) => {
-                // Eliminated variables get values from the clauses they had.
-                lp.ext.extend(&mut model);
+            Answer::Sat(model) => {
                 // A model may mark donuts that no source feeds (a loop feeding
                 // itself): loop formulas rule that model out, and the layout
                 // without the belts only those donuts use is still worth a run.

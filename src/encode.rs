@@ -119,6 +119,11 @@ pub struct Encoding {
     /// Whether the ranks are exact (no loop can ever be unfounded) or a
     /// searching-only strengthening (loop formulas then keep proofs sound).
     pub exact_ranks: bool,
+    /// With exact ranks: where the clauses that order the ranks are among
+    /// the clauses written, and the `sup` edges `(source, from, to, sup)`
+    /// they order, for the same grounding by vertex elimination, the racing
+    /// copies' view ([`Encoding::acyclic_clauses`]).
+    pub acyclic_view: Option<RankClauses>,
     /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
     /// (the run ends there). Only in levels where X2 clauses can arise (one
     /// plain source and a splitter); empty otherwise.
@@ -132,6 +137,15 @@ pub struct Encoding {
     /// R3's sequential counters: the literals of one cell, and `r[i]` (one
     /// of the first `i + 1` holds).
     r3_chains: Vec<(Vec<Lit>, Vec<Lit>)>,
+}
+
+/// Where the clauses that order the ranks are, and what they order.
+#[derive(Clone, Debug)]
+pub struct RankClauses {
+    /// Their positions among the clauses [`Encoding::new`] wrote.
+    pub range: std::ops::Range<usize>,
+    /// `(source, from, to, sup)` for every edge inside a ranked component.
+    pub support_edges: Vec<(usize, usize, usize, Lit)>,
 }
 
 /// "At most one of `lits`", pairwise.
@@ -210,6 +224,7 @@ impl Encoding {
             n_vars: 0,
             dead: false,
             exact_ranks: false,
+            acyclic_view: None,
             adds_strength: false,
             goals: Vec::new(),
             exempt: Vec::new(),
@@ -219,7 +234,10 @@ impl Encoding {
             pre_stop: Vec::new(),
             r3_chains: Vec::new(),
         };
+        // How many clauses were written (to tell where the rank clauses are).
+        let added = std::cell::Cell::new(0usize);
         let mut add = |cl: Clause| {
+            added.set(added.get() + 1);
             let _ = col.add_clause(cl);
         };
 
@@ -400,6 +418,11 @@ impl Encoding {
         } else {
             vec![!strong]
         };
+        // The clauses that order the ranks (the rest of C7, `sup` and the
+        // support clauses, is shared with the other grounding below).
+        let mut rank_clauses: Vec<Clause> = Vec::new();
+        // `(source, from, to, sup)` for every edge inside a ranked component.
+        let mut support_edges: Vec<(usize, usize, usize, Lit)> = Vec::new();
         for s in 0..n_src {
             let rank: Vec<Vec<Lit>> = (0..enc.nodes.len())
                 .map(|n| match (enc.q[s][n], sizes[s].get(&comp[n])) {
@@ -411,7 +434,7 @@ impl Encoding {
                 .collect();
             for r in &rank {
                 for j in 1..r.len() {
-                    add(Clause::from([!r[j], r[j - 1]]));
+                    rank_clauses.push(Clause::from([!r[j], r[j - 1]]));
                 }
             }
             let mut sup_in: Vec<Vec<Lit>> = vec![Vec::new(); enc.nodes.len()];
@@ -424,19 +447,20 @@ impl Encoding {
                         let sup = vm.new_lit();
                         sup_in[edge.to].push(sup);
                         add(Clause::from([!sup, a]));
+                        support_edges.push((s, m, edge.to, sup));
                         let (rm, rn) = (&rank[m], &rank[edge.to]);
                         let h = rn.len();
                         if h == 0 {
-                            add(Clause::from([!sup]));
+                            rank_clauses.push(Clause::from([!sup]));
                             continue;
                         }
-                        add(Clause::from([!sup, rn[0]]));
+                        rank_clauses.push(Clause::from([!sup, rn[0]]));
                         for j in 0..h {
                             let mut cl = vec![!sup, !rm[j]];
                             if j + 1 < h {
                                 cl.push(rn[j + 1]);
                             }
-                            add(cl.into_iter().collect());
+                            rank_clauses.push(cl.into_iter().collect());
                         }
                     }
                     // An edge from another component (or from the source itself)
@@ -459,6 +483,15 @@ impl Encoding {
                 cl.extend(sup_in[n].iter().copied());
                 add(cl.into_iter().collect());
             }
+        }
+        let first_rank = added.get();
+        let n_rank = rank_clauses.len();
+        rank_clauses.into_iter().for_each(&mut add);
+        if enc.exact_ranks && !support_edges.is_empty() {
+            enc.acyclic_view = Some(RankClauses {
+                range: first_rank..first_rank + n_rank,
+                support_edges,
+            });
         }
 
         // C4: every target receives, every source delivers. Each requirement
@@ -1477,6 +1510,35 @@ impl Encoding {
             }
         }
         val
+    }
+
+    /// The encoding's clauses `all` (as written by [`Encoding::new`]) with
+    /// the grounding by vertex elimination (C7′, `crate::acyclic`: no cycle
+    /// of `sup` edges) in place of the rank clauses: another encoding of the
+    /// same problem, over the same variables but the ranks and the path
+    /// variables it makes with `vm`. Exact too, and far smaller, but it makes
+    /// some searches slower, so it is the racing copies' view. The same
+    /// clauses when there are no exact ranks.
+    pub fn acyclic_clauses(&mut self, all: &[Clause], vm: &mut dyn ManageVars) -> Vec<Clause> {
+        let Some(RankClauses {
+            range,
+            support_edges,
+        }) = &self.acyclic_view
+        else {
+            return all.to_vec();
+        };
+        let mut out = all[..range.start].to_vec();
+        for s in 0..self.sources.len() {
+            let edges: Vec<(usize, usize, Lit)> = support_edges
+                .iter()
+                .filter(|e| e.0 == s)
+                .map(|&(_, m, n, l)| (m, n, l))
+                .collect();
+            crate::acyclic::forbid_cycles(&edges, vm, &mut |cl| out.push(cl));
+        }
+        out.extend_from_slice(&all[range.end..]);
+        self.n_vars = vm.n_used();
+        out
     }
 
     /// The variables that clauses and assumptions given to the solver after

@@ -7,6 +7,7 @@
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not.
 
+pub mod acyclic;
 pub mod branch;
 pub mod cegar;
 pub mod cli;

@@ -47,11 +47,12 @@ pub struct Args {
     #[arg(long)]
     pub no_neighbourhoods: bool,
     /// Give every racing copy the plain encoding. By default the copies after
-    /// the first hold it simplified by variable elimination (variables that no
-    /// later clause or assumption names are resolved away, and get their values
-    /// back in every model): faster on some levels, slower on others, so it is
-    /// the race's second view rather than the only one. No effect with
-    /// --threads 1.
+    /// the first hold a second view of it: loops grounded by vertex
+    /// elimination instead of ranks (where there are ranks), and the whole
+    /// simplified by variable elimination (variables that no later clause or
+    /// assumption names are resolved away, and get their values back in every
+    /// model). Faster on some levels, slower on others, so it is the race's
+    /// second view rather than the only one. No effect with --threads 1.
     #[arg(long)]
     pub no_elimination: bool,
     /// Write the formula of every SAT call to DIR/call-NNNN.cnf (NNNN: the

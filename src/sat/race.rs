@@ -18,9 +18,12 @@
 //! Members differ by clause order: member 0 gets the clauses in the order the
 //! loop added them; member `i > 0` gets its first batch (the whole encoding)
 //! shuffled with seed `i`. With [`Race::simplified_start`], members `i > 0`
-//! also hold a simplified encoding (the loop gives them the one variable
-//! elimination makes), which is faster on some levels and slower on others.
+//! hold another start instead (the loop gives them another encoding of the
+//! same problem, simplified by variable elimination), which is faster on some
+//! levels and slower on others; the race extends their models to the
+//! variables of the first member's formula before it returns them.
 
+use super::elim::Extension;
 use super::{Answer, Backend, SolverChoice};
 use rustsat::types::{Clause, Lit};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -60,9 +63,10 @@ pub struct Race {
     call: u64,
     core: Option<Vec<Lit>>,
     head_start: Duration,
-    /// Another start for members `i > 0`: `(k, clauses)` stands in for the
-    /// first `k` clauses of the log (see [`Race::simplified_start`]).
-    alt_start: Option<(usize, Vec<Clause>)>,
+    /// Another start for members `i > 0`: `(k, clauses, extension)`, the
+    /// clauses stand in for the first `k` clauses of the log and the
+    /// extension completes their models (see [`Race::simplified_start`]).
+    alt_start: Option<(usize, Vec<Clause>, Extension)>,
 }
 
 impl Race {
@@ -99,12 +103,15 @@ impl Race {
     }
 
     /// Members `i > 0` hold `clauses` instead of the first `k` clauses
-    /// added: the encoding simplified by variable elimination, say. Their
-    /// models may then need extending (the caller's business), and every
-    /// clause added after the first `k` must keep its meaning for both
-    /// (for elimination: name no eliminated variable).
-    pub fn simplified_start(mut self, k: usize, clauses: Vec<Clause>) -> Race {
-        self.alt_start = Some((k, clauses));
+    /// added: the encoding simplified by variable elimination, say, or
+    /// another encoding of the same thing. Their models are completed by
+    /// `ext` before the race returns them, so every answer is a model of the
+    /// log (when `clauses` is `∃X. log[..k]` for the eliminated `X`, and both
+    /// agree on the variables they share). Every clause added after the first
+    /// `k` must keep its meaning for both (for elimination: name no
+    /// eliminated variable).
+    pub fn simplified_start(mut self, k: usize, clauses: Vec<Clause>, ext: Extension) -> Race {
+        self.alt_start = Some((k, clauses, ext));
         self
     }
 
@@ -118,7 +125,7 @@ impl Race {
     ) -> Result<(), String> {
         let m = &mut self.members[i];
         let clauses = match &self.alt_start {
-            Some((k, alt)) if i > 0 && m.synced == 0 => {
+            Some((k, alt, _)) if i > 0 && m.synced == 0 => {
                 let mut c = alt.clone();
                 c.extend_from_slice(&self.log[(*k).min(self.log.len())..]);
                 c
@@ -264,7 +271,13 @@ impl Backend for Race {
             if let Some(d) = self.next(wait)? {
                 if d.call == call {
                     self.core = d.core;
-                    return d.answer;
+                    return match (d.answer, &self.alt_start) {
+                        (Ok(Answer::Sat(mut model)), Some((_, _, ext))) if d.member > 0 => {
+                            ext.extend(&mut model);
+                            Ok(Answer::Sat(model))
+                        }
+                        (answer, _) => answer,
+                    };
                 }
             }
         }
@@ -360,7 +373,8 @@ mod tests {
 
     /// Members `i > 0` hold the encoding after variable elimination: every
     /// answer still agrees with one solver on the plain formula, and every
-    /// model, once extended, satisfies all of its clauses.
+    /// model (extended by the race where a simplified member found it)
+    /// satisfies all of its clauses.
     #[test]
     fn a_race_with_a_simplified_start_answers_like_one_solver() {
         use crate::sat::elim::eliminate;
@@ -375,8 +389,11 @@ mod tests {
                 .collect();
             let frozen: Vec<bool> = (0..VARS).map(|v| v < KEPT).collect();
             let (simple, ext) = eliminate(&first, VARS as u32, &frozen);
-            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO)
-                .simplified_start(first.len(), simple);
+            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO).simplified_start(
+                first.len(),
+                simple,
+                ext.clone(),
+            );
             let mut one = VarisatBackend::default();
             let mut clauses = first.clone();
             for cl in &first {
@@ -394,10 +411,9 @@ mod tests {
                     .solve(&assumptions, VARS as u32, None)
                     .expect("answers")
                 {
-                    Answer::Sat(mut model) => {
+                    Answer::Sat(model) => {
                         sat_seen += 1;
                         assert!(matches!(want, Answer::Sat(_)));
-                        ext.extend(&mut model);
                         assert!(satisfies(&model, &clauses, &assumptions));
                     }
                     Answer::Unsat => {

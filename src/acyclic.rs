@@ -20,7 +20,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Adds clauses forbidding a cycle of chosen edges: `edges` holds
 /// `(from, to, chosen)`, vertices are any numbers. Returns the literal of
-/// every path pair it made, with its ends (for tests and witnesses).
+/// every path pair it made, with its ends (for tests).
 pub fn forbid_cycles(
     edges: &[(usize, usize, Lit)],
     vm: &mut dyn ManageVars,
@@ -112,13 +112,8 @@ mod tests {
     /// and then "reachable" is a model of the path literals.
     #[test]
     fn chosen_edges_pass_exactly_when_acyclic() {
-        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::xorshift::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = |m: u64| rng.below(m);
         let mut cyclic_seen = 0;
         for _ in 0..60 {
             let n = next(5) as usize + 2;

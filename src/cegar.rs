@@ -425,14 +425,14 @@ pub fn solve(
         let race = Race::new(&opts.solver, opts.threads, opts.head_start);
         if opts.eliminate {
             let (simple, e) = eliminate(&other, vars.n_used(), &enc.interface());
-            if let (true, Some(ranks)) = (trace, &enc.acyclic_view) {
-                eprintln!(
-                    "trace: grounding by vertex elimination: {} rank clauses -> {}",
-                    ranks.range.len(),
-                    other.len() + ranks.range.len() - all.len(),
-                );
-            }
             if trace {
+                if let Some(ranks) = &enc.acyclic_view {
+                    eprintln!(
+                        "trace: grounding by vertex elimination: {} rank clauses -> {}",
+                        ranks.range.len(),
+                        other.len() + ranks.range.len() - all.len(),
+                    );
+                }
                 eprintln!(
                     "trace: elimination: {} of {} variables, {} -> {} clauses",
                     e.eliminated,

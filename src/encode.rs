@@ -120,9 +120,9 @@ pub struct Encoding {
     /// searching-only strengthening (loop formulas then keep proofs sound).
     pub exact_ranks: bool,
     /// With exact ranks: where the clauses that order the ranks are among
-    /// the clauses written, and the `sup` edges `(source, from, to, sup)`
-    /// they order, for the same grounding by vertex elimination, the racing
-    /// copies' view ([`Encoding::acyclic_clauses`]).
+    /// the clauses written, and the `sup` edges they order, for the same
+    /// grounding by vertex elimination, the racing copies' view
+    /// ([`Encoding::acyclic_clauses`]).
     pub acyclic_view: Option<RankClauses>,
     /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
     /// (the run ends there). Only in levels where X2 clauses can arise (one
@@ -144,8 +144,9 @@ pub struct Encoding {
 pub struct RankClauses {
     /// Their positions among the clauses [`Encoding::new`] wrote.
     pub range: std::ops::Range<usize>,
-    /// `(source, from, to, sup)` for every edge inside a ranked component.
-    pub support_edges: Vec<(usize, usize, usize, Lit)>,
+    /// Per source, `(from, to, sup)` for every edge inside a ranked
+    /// component.
+    pub support_edges: Vec<Vec<(usize, usize, Lit)>>,
 }
 
 /// "At most one of `lits`", pairwise.
@@ -421,8 +422,8 @@ impl Encoding {
         // The clauses that order the ranks (the rest of C7, `sup` and the
         // support clauses, is shared with the other grounding below).
         let mut rank_clauses: Vec<Clause> = Vec::new();
-        // `(source, from, to, sup)` for every edge inside a ranked component.
-        let mut support_edges: Vec<(usize, usize, usize, Lit)> = Vec::new();
+        // Per source, `(from, to, sup)` for every edge inside a ranked component.
+        let mut support_edges: Vec<Vec<(usize, usize, Lit)>> = vec![Vec::new(); n_src];
         for s in 0..n_src {
             let rank: Vec<Vec<Lit>> = (0..enc.nodes.len())
                 .map(|n| match (enc.q[s][n], sizes[s].get(&comp[n])) {
@@ -447,7 +448,7 @@ impl Encoding {
                         let sup = vm.new_lit();
                         sup_in[edge.to].push(sup);
                         add(Clause::from([!sup, a]));
-                        support_edges.push((s, m, edge.to, sup));
+                        support_edges[s].push((m, edge.to, sup));
                         let (rm, rn) = (&rank[m], &rank[edge.to]);
                         let h = rn.len();
                         if h == 0 {
@@ -487,7 +488,7 @@ impl Encoding {
         let first_rank = added.get();
         let n_rank = rank_clauses.len();
         rank_clauses.into_iter().for_each(&mut add);
-        if enc.exact_ranks && !support_edges.is_empty() {
+        if enc.exact_ranks && support_edges.iter().any(|e| !e.is_empty()) {
             enc.acyclic_view = Some(RankClauses {
                 range: first_rank..first_rank + n_rank,
                 support_edges,
@@ -1528,13 +1529,8 @@ impl Encoding {
             return all.to_vec();
         };
         let mut out = all[..range.start].to_vec();
-        for s in 0..self.sources.len() {
-            let edges: Vec<(usize, usize, Lit)> = support_edges
-                .iter()
-                .filter(|e| e.0 == s)
-                .map(|&(_, m, n, l)| (m, n, l))
-                .collect();
-            crate::acyclic::forbid_cycles(&edges, vm, &mut |cl| out.push(cl));
+        for edges in support_edges {
+            crate::acyclic::forbid_cycles(edges, vm, &mut |cl| out.push(cl));
         }
         out.extend_from_slice(&all[range.end..]);
         self.n_vars = vm.n_used();

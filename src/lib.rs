@@ -20,3 +20,4 @@ pub mod parse;
 pub mod render;
 pub mod sat;
 pub mod sim;
+pub mod xorshift;

@@ -352,13 +352,8 @@ mod tests {
     #[test]
     fn small_random_formulas_keep_their_projection() {
         // A fixed pseudo-random sequence: formulas over 7 variables.
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rng = crate::xorshift::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut next = |m: u64| rng.below(m);
         for _ in 0..300 {
             let n = 7;
             let f: Vec<Clause> = (0..next(14) + 2)

@@ -25,6 +25,7 @@
 
 use super::elim::Extension;
 use super::{Answer, Backend, SolverChoice};
+use crate::xorshift::XorShift;
 use rustsat::types::{Clause, Lit};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
@@ -224,12 +225,9 @@ fn member(i: usize, solver: &SolverChoice, jobs: &mpsc::Receiver<Job>, done: &mp
 /// Shuffles `v` with a xorshift generator seeded by `seed` (the same
 /// permutation as `FROSTED_SEED` uses).
 pub fn shuffle<T>(v: &mut [T], seed: u64) {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     for i in (1..v.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.swap(i, (x % (i as u64 + 1)) as usize);
+        v.swap(i, rng.below(i as u64 + 1) as usize);
     }
 }
 
@@ -293,17 +291,9 @@ mod tests {
     use super::*;
     use crate::sat::VarisatBackend;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-        fn lit(&mut self, vars: u64) -> Lit {
-            Lit::new(self.next(vars) as u32, self.next(2) == 1)
-        }
+    /// A random literal over `vars` variables.
+    fn lit(rng: &mut XorShift, vars: u64) -> Lit {
+        Lit::new(rng.below(vars) as u32, rng.below(2) == 1)
     }
 
     fn holds(model: &[bool], l: Lit) -> bool {
@@ -316,6 +306,45 @@ mod tests {
             && assumptions.iter().all(|&l| holds(model, l))
     }
 
+    /// Solves under `assumptions` with the race and with one solver that
+    /// holds `clauses`: the answers agree, a model satisfies every clause and
+    /// assumption, and a core is an unsatisfiable subset of the assumptions.
+    /// Counts the answer in `seen` (SAT, UNSAT).
+    fn check_call(
+        race: &mut Race,
+        one: &mut VarisatBackend,
+        clauses: &[Clause],
+        assumptions: &[Lit],
+        n_vars: u32,
+        seen: &mut (usize, usize),
+    ) {
+        let want = one
+            .solve(assumptions, n_vars, None)
+            .expect("varisat answers");
+        match race
+            .solve(assumptions, n_vars, None)
+            .expect("the race answers")
+        {
+            Answer::Sat(model) => {
+                seen.0 += 1;
+                assert!(matches!(want, Answer::Sat(_)));
+                assert!(satisfies(&model, clauses, assumptions));
+            }
+            Answer::Unsat => {
+                seen.1 += 1;
+                assert_eq!(want, Answer::Unsat);
+                if let Some(core) = race.core() {
+                    assert!(core.iter().all(|l| assumptions.contains(l)));
+                    let mut check = VarisatBackend::default();
+                    clauses.iter().for_each(|cl| check.add_clause(cl));
+                    let again = check.solve(&core, n_vars, None).expect("answers");
+                    assert_eq!(again, Answer::Unsat, "the core is unsatisfiable");
+                }
+            }
+            Answer::Unknown => panic!("no deadline was given"),
+        }
+    }
+
     /// Every call races from the start (no head start), over random
     /// incremental formulas: the race agrees with one solver on SAT/UNSAT, its
     /// models satisfy every clause and assumption, and its cores are
@@ -323,52 +352,26 @@ mod tests {
     #[test]
     fn a_race_answers_like_one_solver() {
         const VARS: u64 = 24;
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        let mut sat_seen = 0;
-        let mut unsat_seen = 0;
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let mut seen = (0, 0);
         for round in 0..6 {
             let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO);
             let mut one = VarisatBackend::default();
             let mut clauses: Vec<Clause> = Vec::new();
             for _ in 0..12 {
                 for _ in 0..(6 + round) {
-                    let cl: Clause = (0..3).map(|_| rng.lit(VARS)).collect();
+                    let cl: Clause = (0..3).map(|_| lit(&mut rng, VARS)).collect();
                     race.add_clause(&cl);
                     one.add_clause(&cl);
                     clauses.push(cl);
                 }
-                let assumptions: Vec<Lit> = (0..rng.next(5)).map(|_| rng.lit(VARS)).collect();
-                let want = one
-                    .solve(&assumptions, VARS as u32, None)
-                    .expect("varisat answers");
-                let got = race
-                    .solve(&assumptions, VARS as u32, None)
-                    .expect("the race answers");
-                match got {
-                    Answer::Sat(model) => {
-                        sat_seen += 1;
-                        assert!(matches!(want, Answer::Sat(_)));
-                        assert!(satisfies(&model, &clauses, &assumptions));
-                    }
-                    Answer::Unsat => {
-                        unsat_seen += 1;
-                        assert_eq!(want, Answer::Unsat);
-                        if let Some(core) = race.core() {
-                            assert!(core.iter().all(|l| assumptions.contains(l)));
-                            let mut check = VarisatBackend::default();
-                            clauses.iter().for_each(|cl| check.add_clause(cl));
-                            let again = check.solve(&core, VARS as u32, None).expect("answers");
-                            assert_eq!(again, Answer::Unsat, "the core is unsatisfiable");
-                        }
-                    }
-                    Answer::Unknown => panic!("no deadline was given"),
-                }
+                let assumptions: Vec<Lit> =
+                    (0..rng.below(5)).map(|_| lit(&mut rng, VARS)).collect();
+                let n = VARS as u32;
+                check_call(&mut race, &mut one, &clauses, &assumptions, n, &mut seen);
             }
         }
-        assert!(
-            sat_seen > 5 && unsat_seen > 5,
-            "{sat_seen} sat, {unsat_seen} unsat"
-        );
+        assert!(seen.0 > 5 && seen.1 > 5, "{seen:?} (sat, unsat)");
     }
 
     /// Members `i > 0` hold the encoding after variable elimination: every
@@ -380,12 +383,12 @@ mod tests {
         use crate::sat::elim::eliminate;
         const VARS: u64 = 30;
         const KEPT: u64 = 10;
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let (mut sat_seen, mut unsat_seen) = (0, 0);
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut seen = (0, 0);
         for _ in 0..6 {
             // Implications between variables make chains to eliminate.
             let first: Vec<Clause> = (0..45)
-                .map(|_| (0..2 + rng.next(2)).map(|_| rng.lit(VARS)).collect())
+                .map(|_| (0..2 + rng.below(2)).map(|_| lit(&mut rng, VARS)).collect())
                 .collect();
             let frozen: Vec<bool> = (0..VARS).map(|v| v < KEPT).collect();
             let (simple, ext) = eliminate(&first, VARS as u32, &frozen);
@@ -401,34 +404,18 @@ mod tests {
                 one.add_clause(cl);
             }
             for _ in 0..10 {
-                let cl: Clause = (0..3).map(|_| rng.lit(KEPT)).collect();
+                let cl: Clause = (0..3).map(|_| lit(&mut rng, KEPT)).collect();
                 race.add_clause(&cl);
                 one.add_clause(&cl);
                 clauses.push(cl);
-                let assumptions: Vec<Lit> = (0..rng.next(3)).map(|_| rng.lit(KEPT)).collect();
-                let want = one.solve(&assumptions, VARS as u32, None).expect("answers");
-                match race
-                    .solve(&assumptions, VARS as u32, None)
-                    .expect("answers")
-                {
-                    Answer::Sat(model) => {
-                        sat_seen += 1;
-                        assert!(matches!(want, Answer::Sat(_)));
-                        assert!(satisfies(&model, &clauses, &assumptions));
-                    }
-                    Answer::Unsat => {
-                        unsat_seen += 1;
-                        assert_eq!(want, Answer::Unsat);
-                    }
-                    Answer::Unknown => panic!("no deadline was given"),
-                }
+                let assumptions: Vec<Lit> =
+                    (0..rng.below(3)).map(|_| lit(&mut rng, KEPT)).collect();
+                let n = VARS as u32;
+                check_call(&mut race, &mut one, &clauses, &assumptions, n, &mut seen);
             }
             assert!(ext.eliminated > 0);
         }
-        assert!(
-            sat_seen > 5 && unsat_seen > 5,
-            "{sat_seen} sat, {unsat_seen} unsat"
-        );
+        assert!(seen.0 > 5 && seen.1 > 5, "{seen:?} (sat, unsat)");
     }
 
     #[test]

@@ -117,13 +117,26 @@ pub struct Progress {
     pub improved: Option<Level>,
     pub counterexamples: usize,
     pub loop_clauses: usize,
-    /// The formula so far (variables, clauses given to the solver).
+    /// The formula so far, as the first solver holds it: variables and
+    /// clauses given to it.
     pub variables: u32,
     pub clauses: usize,
-    /// Variables that elimination removed (from the racing copies' formula).
-    pub eliminated: usize,
+    /// The racing copies' second view, when there is one.
+    pub second_view: Option<SecondView>,
     /// Time spent per phase so far (`total` is `elapsed`).
     pub times: Times,
+}
+
+/// The size of the racing copies' second view (see `encodings/README.md`):
+/// the grounding by vertex elimination and variable elimination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecondView {
+    /// Variables only it has (C7′'s `p`).
+    pub own_variables: u32,
+    /// Variables variable elimination removed from it.
+    pub eliminated: usize,
+    /// Its clauses: the simplified encoding, then every clause added after.
+    pub clauses: usize,
 }
 
 /// Time spent in each phase.
@@ -173,10 +186,11 @@ pub struct Report {
     pub counterexamples: usize,
     /// Loop-formula clauses added for unfounded donut flows.
     pub loop_clauses: usize,
+    /// The formula as the first solver holds it.
     pub variables: u32,
     pub clauses: usize,
-    /// Variables that elimination removed (from the racing copies' formula).
-    pub eliminated: usize,
+    /// The racing copies' second view, when there is one.
+    pub second_view: Option<SecondView>,
     pub times: Times,
     /// What the status claims, in words (the bound of a proof, say).
     pub claim: String,
@@ -207,7 +221,7 @@ impl Report {
             loop_clauses: 0,
             variables: 0,
             clauses: 0,
-            eliminated: 0,
+            second_view: None,
             times: Times::default(),
             claim: String::new(),
             solver,
@@ -238,6 +252,9 @@ struct Loop<'a> {
     dump: Option<CallDump>,
     /// What variable elimination removed from the encoding (nothing without it).
     ext: Extension,
+    /// The second view's size at the start, and how many clauses of the
+    /// first copy's formula its start stands in for.
+    second: Option<(SecondView, usize)>,
     /// The loop formulas' gate literals (see `Encoding::unfounded`).
     gates: HashMap<(usize, usize), Lit>,
 }
@@ -261,6 +278,22 @@ struct Improve {
 const WINDOW_REJECTS: usize = 20;
 
 impl Loop<'_> {
+    /// The variables of the first copy's formula: all but the second view's
+    /// own.
+    fn first_variables(&self) -> u32 {
+        let own = self.second.map_or(0, |(v, _)| v.own_variables);
+        self.vars.n_used() - own
+    }
+
+    /// The second view's size now: its start, then every clause added after
+    /// the encoding (both copies get those).
+    fn second_view(&self) -> Option<SecondView> {
+        self.second.map(|(v, replaced)| SecondView {
+            clauses: v.clauses + self.clauses.saturating_sub(replaced),
+            ..v
+        })
+    }
+
     /// Gives a clause of the encoding to the solver.
     fn add_encoding(&mut self, cl: &Clause) {
         if let Some(d) = &mut self.dump {
@@ -295,6 +328,7 @@ impl Loop<'_> {
     /// (the caller decides what to print, and how often).
     fn tick_progress(&mut self, bound: Option<usize>, proving: bool, improved: Option<Level>) {
         let improving = self.improve.is_some();
+        let (variables, second_view) = (self.first_variables(), self.second_view());
         (self.progress)(&Progress {
             elapsed: self.start.elapsed(),
             iterations: self.report.iterations,
@@ -306,9 +340,9 @@ impl Loop<'_> {
             improved,
             counterexamples: self.report.counterexamples,
             loop_clauses: self.report.loop_clauses,
-            variables: self.vars.n_used(),
+            variables,
             clauses: self.clauses,
-            eliminated: self.ext.eliminated,
+            second_view,
             times: Times {
                 total: self.start.elapsed(),
                 ..self.report.times.clone()
@@ -404,11 +438,13 @@ pub fn solve(
     let mut cnf = Cnf::new();
     let mut enc = Encoding::new(level, &mut cnf, &mut vars);
     let mut all: Vec<Clause> = cnf.into_iter().collect();
+    let first_vars = vars.n_used();
     let mut other = if opts.threads > 1 && opts.eliminate {
         enc.acyclic_clauses(&all, &mut vars)
     } else {
         Vec::new()
     };
+    let own_variables = vars.n_used() - first_vars;
     if let Some(seed) = std::env::var("FROSTED_SEED")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
@@ -421,6 +457,7 @@ pub fn solve(
     // problem: the grounding by vertex elimination instead of ranks, and
     // the whole simplified by variable elimination.
     let mut ext = Extension::default();
+    let mut second = None;
     let backend: Box<dyn Backend> = if opts.threads > 1 {
         let race = Race::new(&opts.solver, opts.threads, opts.head_start);
         if opts.eliminate {
@@ -441,6 +478,14 @@ pub fn solve(
                     simple.len(),
                 );
             }
+            second = Some((
+                SecondView {
+                    own_variables,
+                    eliminated: e.eliminated,
+                    clauses: simple.len(),
+                },
+                all.len(),
+            ));
             ext = e.clone();
             Box::new(race.simplified_start(all.len(), simple, e))
         } else {
@@ -470,6 +515,7 @@ pub fn solve(
         windows: Vec::new(),
         dump: None,
         ext,
+        second,
         gates: HashMap::new(),
     };
     if let Some(dir) = &opts.dump_calls {
@@ -653,9 +699,9 @@ pub fn solve(
             }
         }
     }
-    lp.report.variables = lp.vars.n_used();
+    lp.report.variables = lp.first_variables();
     lp.report.clauses = lp.clauses;
-    lp.report.eliminated = lp.ext.eliminated;
+    lp.report.second_view = lp.second_view();
     lp.report.times.total = start.elapsed();
     if lp.report.status == Status::Unknown && lp.report.layout.is_some() {
         lp.report.status = Status::Solved;

@@ -131,7 +131,11 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "loop_clauses": r.loop_clauses,
         "variables": r.variables,
         "clauses": r.clauses,
-        "eliminated": r.eliminated,
+        "second_view": r.second_view.map(|v| json!({
+            "own_variables": v.own_variables,
+            "eliminated": v.eliminated,
+            "clauses": v.clauses,
+        })),
         "solver": r.solver,
         "threads": r.threads,
         "best_seconds": r.best_at.map(|t| t.as_secs_f64()),
@@ -158,9 +162,18 @@ fn summary(r: &Report) -> String {
         r.loop_clauses,
         r.variables,
         r.clauses,
-        match r.eliminated {
-            0 => r.solver_label(),
-            n => format!("{}; {n} variables eliminated in all but the first", r.solver_label()),
+        match r.second_view {
+            None => r.solver_label(),
+            Some(v) => format!(
+                "{}; the second view: {}{} variables eliminated, {} clauses",
+                r.solver_label(),
+                match v.own_variables {
+                    0 => String::new(),
+                    n => format!("{n} variables of its own, "),
+                },
+                v.eliminated,
+                v.clauses
+            ),
         },
         t.total.as_secs_f64(),
         t.encode.as_secs_f64(),
@@ -326,7 +339,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 belts,
                 variables: last.map_or(0, |p| p.variables),
                 clauses: last.map_or(0, |p| p.clauses),
-                eliminated: last.map_or(0, |p| p.eliminated),
+                second_view: last.and_then(|p| p.second_view),
                 best_at: last.and_then(|p| p.best_at),
                 // The call in flight when time ran out was a SAT call.
                 times: match last {

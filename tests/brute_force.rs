@@ -26,7 +26,7 @@ fn brute_force(level: &Level) -> Option<usize> {
 #[test]
 fn solve_agrees_with_brute_force_on_tiny_random_levels() {
     let cases = common::cases("FROSTED_BRUTE_CASES", 60);
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::new(0x5eed_1234_abcd_0001);
     let (mut solvable, mut unsolvable) = (0, 0);
     for case in 0..cases {
         let max_free = if case % 10 == 9 { 8 } else { 7 };

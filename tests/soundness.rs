@@ -61,7 +61,7 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
 fn every_solution_of_tiny_levels_satisfies_the_relaxed_encoding() {
     use common::tiny::{layouts, random_level, Rng};
     let cases = common::cases("FROSTED_EXHAUSTIVE_CASES", 400);
-    let mut rng = Rng(0x0dd_5eed_7777_0003);
+    let mut rng = Rng::new(0x0dd_5eed_7777_0003);
     let (mut levels, mut solutions) = (0, 0);
     for case in 0..cases {
         let level = random_level(&mut rng, 5);
@@ -107,7 +107,7 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
     use frosted::judge::judge;
     use frosted::level::Tile;
     let wanted = common::cases("FROSTED_WITNESS_CASES", 2000);
-    let mut rng = Rng(0x00b0_a4d5_1234_5678);
+    let mut rng = Rng::new(0x00b0_a4d5_1234_5678);
     let (mut found, mut stranded, mut tries) = (0, 0, 0);
     while found < wanted {
         tries += 1;
@@ -189,7 +189,7 @@ fn wrong_branch_clauses_cut_off_no_solution() {
     use frosted::level::{Accepts, Tile};
     use frosted::sim::{End, Failure};
     let mutants = common::cases("FROSTED_X2_CASES", 3000);
-    let mut rng = Rng(0x5_0117_7e55_b4a2);
+    let mut rng = Rng::new(0x5_0117_7e55_b4a2);
     let mut files: Vec<std::path::PathBuf> = common::example_levels();
     match common::ff_levels() {
         Some(root) => files.extend(common::real_levels(&root)),

@@ -27,6 +27,19 @@ macro_rules! assert_cmd_snapshot {
     }};
 }
 
+/// Snapshots `text` (the output of `frosted args...`) with its timings
+/// replaced by `[time]` (see `normalize`), the command line as description.
+macro_rules! snap {
+    ($text:expr, $args:expr) => {
+        insta::with_settings!({ description => $crate::command_line($args), omit_expression => true }, {
+            insta::assert_snapshot!($crate::normalize(&$text));
+        });
+    };
+}
+
+mod bench;
+mod decode;
+mod dump_cnf;
 mod show;
 mod simulate;
 mod solve;
@@ -124,6 +137,82 @@ pub(crate) fn exists(relative: &str) -> bool {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(relative)
         .exists()
+}
+
+/// Replaces every number of seconds in `solve`'s summary and `--json`
+/// (`1.234s`, `"seconds":1.2`) by `[time]`, and drops the progress lines,
+/// which come at times of their own.
+pub(crate) fn normalize(s: &str) -> String {
+    s.lines()
+        .map(|l| {
+            if l.starts_with("time:") {
+                "time: [time]".to_string()
+            } else if l.starts_with("sat time:") {
+                // Keep the words (was a layout found?), hide the seconds.
+                l.split(' ')
+                    .map(|w| {
+                        let core = w.trim_end_matches([',', ';']);
+                        match core.strip_suffix('s').map(str::parse::<f64>) {
+                            Some(Ok(_)) => format!("[time]{}", &w[core.len()..]),
+                            _ => w.to_string(),
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else if l.starts_with("progress:") {
+                String::new()
+            } else {
+                let mut out = String::new();
+                let mut rest = l;
+                let keys = [
+                    "\"seconds\":",
+                    "\"best_seconds\":",
+                    "\"encode\":",
+                    "\"sat\":",
+                    "\"searching\":",
+                    "\"improving\":",
+                    "\"proving\":",
+                    "\"simulate\":",
+                ];
+                while let Some((i, key)) = keys
+                    .iter()
+                    .filter_map(|k| rest.find(k).map(|i| (i, k)))
+                    .min()
+                {
+                    out.push_str(&rest[..i + key.len()]);
+                    rest = &rest[i + key.len()..];
+                    let end = rest.find([',', '}']).unwrap_or(rest.len());
+                    out.push_str("[time]");
+                    rest = &rest[end..];
+                }
+                out.push_str(rest);
+                out
+            }
+        })
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `frosted decode level.txt model.txt` in `dir` succeeds, and `verify` judges
+/// what it prints as a layout of the level (solved or not, but no bad input).
+pub(crate) fn decode_gives_a_layout(dir: &Path, model_of: &str) {
+    let decoded = std::process::Command::new(env!("CARGO_BIN_EXE_frosted"))
+        .args(["decode", "level.txt", "model.txt"])
+        .current_dir(dir)
+        .output()
+        .expect("decode");
+    assert_eq!(
+        decoded.status.code(),
+        Some(0),
+        "decoding the model of {model_of}"
+    );
+    std::fs::write(dir.join("layout.txt"), &decoded.stdout).expect("write layout");
+    let verify = run_in(dir, &["verify", "level.txt", "layout.txt"]);
+    assert!(
+        verify.starts_with("exit: 0") || verify.starts_with("exit: 1"),
+        "decode gave a layout of the level: {verify}"
+    );
 }
 
 #[test]

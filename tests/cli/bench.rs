@@ -1,0 +1,69 @@
+//! `frosted bench`. Its time columns vary and are dropped or replaced by
+//! `[time]`.
+
+use crate::run;
+
+#[test]
+fn bench_table() {
+    let args = ["bench", "levels/03-targets-flag"];
+    let out = run(&args);
+    // Seconds vary: keep the level, status, belts and iterations columns,
+    // and drop the two time columns (seconds, best at).
+    let table: Vec<String> = out
+        .lines()
+        .map(|l| {
+            if l.starts_with("exit:") || l.starts_with("---") || l.trim().is_empty() {
+                l.to_string()
+            } else if l.starts_with("total:") || l.contains("mixed statuses") {
+                l.rsplit_once(',')
+                    .map_or(l.to_string(), |(a, _)| format!("{a}, [time]"))
+            } else if l.starts_with("level ") {
+                l.trim_end_matches("best at")
+                    .trim_end()
+                    .trim_end_matches("seconds")
+                    .trim_end()
+                    .to_string()
+            } else {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                assert!(cols.len() >= 6, "a row with its time columns: {l}");
+                let times = &cols[cols.len() - 2..];
+                assert!(times[0].parse::<f64>().is_ok(), "seconds: {l}");
+                assert!(
+                    times[1] == "-" || times[1].parse::<f64>().is_ok(),
+                    "best at: {l}"
+                );
+                let keep = l.trim_end();
+                let keep = keep[..keep.len() - times[1].len()].trim_end();
+                keep[..keep.len() - times[0].len()].trim_end().to_string()
+            }
+        })
+        .collect();
+    snap!(table.join("\n"), &args);
+}
+
+/// `--seeds 2`: every level twice, median, fastest and slowest times.
+#[test]
+fn bench_seeds() {
+    let args = ["bench", "--seeds", "2", "--json", "levels/03-targets-flag"];
+    let out = run(&args);
+    let json = out
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON line");
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let levels = v["levels"].as_array().expect("levels");
+    assert!(!levels.is_empty());
+    for l in levels {
+        assert_eq!(l["statuses"].as_array().map(Vec::len), Some(2), "{l}");
+        let (f, m, s) = (
+            l["fastest"].as_f64().expect("fastest"),
+            l["seconds"].as_f64().expect("seconds"),
+            l["slowest"].as_f64().expect("slowest"),
+        );
+        assert!(f <= m && m <= s, "{l}");
+        assert_ne!(l["status"], "error", "{l}");
+    }
+    assert_eq!(v["totals"]["mixed"], 0);
+    let args = ["bench", "--seeds", "0", "levels/03-targets-flag"];
+    snap!(run(&args), &args);
+}

@@ -1269,6 +1269,18 @@ impl Encoding {
         self.level.with_belts(belts)
     }
 
+    /// The first free cell (in the order of `free`) to which `model` does not
+    /// give exactly one option (C1), with the number of options it gives. No
+    /// model of this encoding has one, so a model that does was cut short or
+    /// belongs to another level's CNF.
+    pub fn one_hot_violation(&self, model: &[bool]) -> Option<(CellId, usize)> {
+        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        self.free.iter().enumerate().find_map(|(i, &c)| {
+            let n = self.choice[i].iter().filter(|&&l| val(l)).count();
+            (n != 1).then_some((c, n))
+        })
+    }
+
     /// The literal for "free cell `c` holds what it holds in `layout`".
     pub fn chosen(&self, i: usize, layout: &Level) -> Lit {
         let j = match layout.tile(self.free[i]) {

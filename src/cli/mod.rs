@@ -63,6 +63,14 @@ pub enum Command {
     DumpCnf(solve::DumpArgs),
     /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines) for a dumped CNF
     /// and print the layout it encodes.
+    ///
+    /// Prints the layout on stdout in the level format, and on stderr its belts
+    /// and the simulator's verdict: a model is a candidate, which may fail
+    /// (`solve` is the loop that rejects those). A model that does not set
+    /// exactly one option (none or a belt direction) on every free cell is not
+    /// a model of this level's CNF: bad input.
+    /// Exit 0 decoded (solved or not), 1 the solver said UNSATISFIABLE,
+    /// 3 UNKNOWN, 2 bad input.
     Decode(solve::DecodeArgs),
     /// Solve every level under a folder and print a table.
     ///

@@ -419,7 +419,33 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
         .map_err(|e| CliError::bad_input(format!("error: {}: {e}", a.model.display())))?
     {
         Answer::Sat(model) => {
-            print!("{}", enc.decode(&model));
+            if let Some((c, n)) = enc.one_hot_violation(&model) {
+                return Err(CliError::bad_input(format!(
+                    "error: {}: the model sets {n} of the 5 options (none, up, down, \
+                     left, right) of the free cell {}, where the level's CNF sets \
+                     exactly one: is it a whole model of `frosted dump-cnf {}`?",
+                    a.model.display(),
+                    level.pos(c),
+                    a.level.display()
+                )));
+            }
+            let layout = enc.decode(&model);
+            print!("{layout}");
+            // A model is a candidate; only the simulator says whether it solves.
+            let verdict = crate::judge::judge(&layout);
+            let belts = match layout.added_belts(&level) {
+                1 => "1 belt".to_string(),
+                n => format!("{n} belts"),
+            };
+            match &verdict.reason {
+                None => eprintln!("decoded {belts}; the simulator says: solved"),
+                Some(r) => eprintln!(
+                    "decoded {belts}; the simulator says: not solved: {} \
+                     (a model of a dumped CNF is only a candidate: `frosted solve` \
+                     runs the loop that turns candidates into solutions)",
+                    crate::judge::explain(&layout, r, &verdict.outcome)
+                ),
+            }
             Ok(EXIT_OK)
         }
         Answer::Unsat => {

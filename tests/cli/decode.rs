@@ -1,5 +1,6 @@
-//! `frosted decode`: its errors. Decoding real models is checked where they
-//! are made (`dump_cnf.rs`: Debian's `cadical`; `solve.rs`: `--dump-calls`).
+//! `frosted decode`: models named through the dump's `c choice` lines, and
+//! errors. Decoding real solvers' models is checked where they are made
+//! (`dump_cnf.rs`: Debian's `cadical`; `solve.rs`: `--dump-calls`).
 
 use crate::{command_line, run_in, scratch};
 
@@ -17,6 +18,68 @@ fn decode_errors() {
         let args = ["decode", "level.txt", model];
         let out = run_in(&dir, &args);
         insta::with_settings!({ snapshot_suffix => model.replace('.', "_"), description => command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(out);
+        });
+    }
+}
+
+/// Models written by hand from the `c choice VAR X Y OPTION` lines of a dump
+/// (every other variable false): `decode` prints the layout they name, with
+/// its belts and the simulator's verdict on stderr, whether it solves or not;
+/// a model that sets no option, or two, on a free cell is bad input.
+#[test]
+fn decode_models_named_by_the_choice_lines() {
+    let dir = scratch("decode_models", &[("level.txt", b"+>  .   .   ->\n")]);
+    let out = run_in(&dir, &["dump-cnf", "level.txt", "-o", "level.cnf"]);
+    assert!(out.starts_with("exit: 0"), "{out}");
+    let cnf = std::fs::read_to_string(dir.join("level.cnf")).expect("read the dump");
+    let n_vars: usize = cnf
+        .lines()
+        .find_map(|l| l.strip_prefix("p cnf "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a `p cnf` line");
+    // (variable, "x y", option)
+    let choices: Vec<(usize, String, String)> = cnf
+        .lines()
+        .filter_map(|l| l.strip_prefix("c choice "))
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            Some((
+                w[0].parse().ok()?,
+                format!("{} {}", w[1], w[2]),
+                w[3].to_string(),
+            ))
+        })
+        .collect();
+    assert_eq!(choices.len(), 10, "two free cells, five options each");
+    // The options set on each cell, as "x y option" words.
+    let model = |set: &[&str]| -> String {
+        let lits: Vec<String> = (1..=n_vars)
+            .map(|v| {
+                let on = choices
+                    .iter()
+                    .any(|(var, xy, o)| *var == v && set.contains(&format!("{xy} {o}").as_str()));
+                if on {
+                    format!("{v}")
+                } else {
+                    format!("-{v}")
+                }
+            })
+            .collect();
+        format!("s SATISFIABLE\nv {} 0\n", lits.join(" "))
+    };
+    let cases: [(&str, &[&str]); 4] = [
+        ("solves.txt", &["1 0 right", "2 0 right"]),
+        ("strands.txt", &["1 0 right", "2 0 none"]),
+        ("cut_short.txt", &["1 0 right"]),
+        ("two_options.txt", &["1 0 right", "2 0 none", "2 0 right"]),
+    ];
+    for (name, set) in cases {
+        std::fs::write(dir.join(name), model(set)).expect("write the model");
+        let args = ["decode", "level.txt", name];
+        let out = run_in(&dir, &args);
+        insta::with_settings!({ snapshot_suffix => name.replace('.', "_"), description => command_line(&args), omit_expression => true }, {
             insta::assert_snapshot!(out);
         });
     }

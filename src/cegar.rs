@@ -426,6 +426,15 @@ impl Loop<'_> {
     }
 }
 
+/// "1 belt", "2 belts": for claims and progress lines.
+pub fn belts(n: usize) -> String {
+    if n == 1 {
+        "1 belt".into()
+    } else {
+        format!("{n} belts")
+    }
+}
+
 /// Solves `level` (its own belts are preset; `.` cells are free).
 pub fn solve(
     level: &Level,
@@ -556,7 +565,7 @@ pub fn solve(
             let what = format!(
                 "{}, {}",
                 lp.mode(proving),
-                bound.map_or("any size".into(), |b| format!("at most {b} belts"))
+                bound.map_or("any size".into(), |b| format!("at most {}", belts(b)))
             );
             d.write(lp.report.iterations, &what, &assumptions, n_vars)?;
         }
@@ -605,10 +614,16 @@ pub fn solve(
                 };
                 lp.report.claim = match (lp.report.belts, bound) {
                     (Some(b), _) => {
-                        format!("proved: no layout with fewer than {b} belts solves the level")
+                        format!(
+                            "proved: no layout with fewer than {} solves the level",
+                            belts(b)
+                        )
                     }
                     (None, Some(k)) => {
-                        format!("proved: no layout with at most {k} belts solves the level")
+                        format!(
+                            "proved: no layout with at most {} solves the level",
+                            belts(k)
+                        )
                     }
                     (None, None) => "proved: no layout solves the level".into(),
                 };

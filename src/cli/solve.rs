@@ -2,7 +2,7 @@
 //! line.
 
 use super::{load_level, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
-use crate::cegar::{solve, Options, Progress, Report, Status, Times};
+use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
 use crate::level::Level;
 use crate::sat::{dimacs, Answer, SolverChoice};
@@ -236,7 +236,7 @@ fn progress_line(p: &Progress, running: Option<Duration>) -> String {
         "progress: {:.1}s, {} iterations, best {}, {} {}",
         p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
         p.iterations,
-        p.best.map_or("none".into(), |b| format!("{b} belts")),
+        p.best.map_or("none".into(), belts),
         if p.improving {
             "improving the best, looking for"
         } else if p.proving {
@@ -245,7 +245,7 @@ fn progress_line(p: &Progress, running: Option<Duration>) -> String {
             "searching"
         },
         p.bound
-            .map_or("any size".into(), |b| format!("<= {b} belts")),
+            .map_or("any size".into(), |b| format!("<= {}", belts(b))),
     );
     if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
         line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
@@ -433,14 +433,11 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
             print!("{layout}");
             // A model is a candidate; only the simulator says whether it solves.
             let verdict = crate::judge::judge(&layout);
-            let belts = match layout.added_belts(&level) {
-                1 => "1 belt".to_string(),
-                n => format!("{n} belts"),
-            };
+            let placed = belts(layout.added_belts(&level));
             match &verdict.reason {
-                None => eprintln!("decoded {belts}; the simulator says: solved"),
+                None => eprintln!("decoded {placed}; the simulator says: solved"),
                 Some(r) => eprintln!(
-                    "decoded {belts}; the simulator says: not solved: {} \
+                    "decoded {placed}; the simulator says: not solved: {} \
                      (a model of a dumped CNF is only a candidate: `frosted solve` \
                      runs the loop that turns candidates into solutions)",
                     crate::judge::explain(&layout, r, &verdict.outcome)

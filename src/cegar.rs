@@ -194,6 +194,10 @@ pub struct Report {
     pub times: Times,
     /// What the status claims, in words (the bound of a proof, say).
     pub claim: String,
+    /// What was proved, if anything: no layout with at most `Some(k)` belts
+    /// (`None`: of any size) solves the level. Set with `optimal` (one less
+    /// than the optimum, when it is not 0) and `unsolvable`.
+    pub proof: Option<Option<usize>>,
     /// The SAT solver's name (`varisat`, `cadical`, `cmd:PROGRAM`).
     pub solver: String,
     /// Copies of it that raced (1: one solver).
@@ -224,6 +228,7 @@ impl Report {
             second_view: None,
             times: Times::default(),
             claim: String::new(),
+            proof: None,
             solver,
             threads: threads.max(1),
         }
@@ -612,6 +617,7 @@ pub fn solve(
                 } else {
                     Status::Unsolvable
                 };
+                lp.report.proof = Some(lp.report.belts.map_or(bound, |b| Some(b - 1)));
                 lp.report.claim = match (lp.report.belts, bound) {
                     (Some(b), _) => {
                         format!(

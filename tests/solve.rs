@@ -106,6 +106,9 @@ fn check_examples(solver: SolverChoice, threads: usize) {
     for (path, level, hand) in levels {
         let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
         assert_eq!(r.status, Status::Optimal, "{}: {}", path.display(), r.claim);
+        // The proof stops one belt below the optimum (none is needed for 0).
+        let below = r.belts.and_then(|b| b.checked_sub(1));
+        assert_eq!(r.proof, below.map(Some), "{}", path.display());
         check_times(&r);
         assert!(r.best_at.is_some_and(|b| b <= r.times.total));
         let layout = r.layout.expect("a layout");
@@ -137,6 +140,7 @@ fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let level = parse(IMPOSSIBLE).expect("parses");
     let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable, "{}", r.claim);
+    assert_eq!(r.proof, Some(None), "no layout of any size");
     assert!(r.layout.is_none());
     assert_eq!(r.best_at, None);
     check_times(&r);
@@ -149,6 +153,7 @@ fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable);
     assert!(r.claim.contains("at most 2 belts"), "{}", r.claim);
+    assert_eq!(r.proof, Some(Some(2)));
     let opts = Options {
         first: true,
         ..options(solver, threads)
@@ -156,6 +161,9 @@ fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert!(matches!(r.status, Status::Solved | Status::Optimal));
     assert_eq!(r.belts, Some(3));
+    if r.status == Status::Solved {
+        assert_eq!(r.proof, None, "--first proves nothing: {}", r.claim);
+    }
 }
 
 /// A DIMACS solver on PATH, if any (CI installs Debian's `cadical`).

@@ -65,7 +65,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub dump_calls: Option<PathBuf>,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
-    /// on stdout instead of the layout.
+    /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K}:
+    /// no layout with at most K belts solves the level (K null: of any size).
     #[arg(long)]
     pub json: bool,
 }
@@ -127,6 +128,7 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "seconds": r.times.total.as_secs_f64(),
         "layout": r.layout.as_ref().map(|l| l.to_string()),
         "claim": r.claim,
+        "proof": r.proof.map(|k| json!({ "max_belts": k })),
         "counterexamples": r.counterexamples,
         "loop_clauses": r.loop_clauses,
         "variables": r.variables,

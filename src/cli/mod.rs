@@ -80,7 +80,7 @@ pub enum Command {
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
-/// an exit code.
+/// an exit code. `main` prints it on stderr as `error: MESSAGE`.
 #[derive(Debug)]
 pub struct CliError {
     pub code: i32,
@@ -99,10 +99,8 @@ impl CliError {
 /// Reads and parses a level or layout file; errors are bad input.
 pub fn load_level(path: &Path) -> Result<Level, CliError> {
     let bytes = std::fs::read(path)
-        .map_err(|e| CliError::bad_input(format!("error: cannot read {}: {e}", path.display())))?;
-    parse_bytes(&bytes).map_err(|e| {
-        CliError::bad_input(format!("error: {}", e.render(&path.display().to_string())))
-    })
+        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    parse_bytes(&bytes).map_err(|e| CliError::bad_input(e.render(&path.display().to_string())))
 }
 
 /// Loads a level and, optionally, a layout of it (checked to change only `.` cells).
@@ -115,7 +113,7 @@ pub fn load_pair(level: &Path, layout: Option<&PathBuf>) -> Result<(Level, Level
     let mut lay = load_level(lp)?;
     lay.check_layout_of(&lv).map_err(|e| {
         CliError::bad_input(format!(
-            "error: {} is not a layout of {}: {e}",
+            "{} is not a layout of {}: {e}",
             lp.display(),
             level.display()
         ))
@@ -150,7 +148,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{}", e.message);
+            eprintln!("error: {}", e.message);
             e.code
         }
     }

@@ -27,7 +27,7 @@ pub struct Args {
     pub max_belts: Option<usize>,
     /// Give up after this many seconds: the best layout so far is `solved`, no
     /// layout is `unknown` (exit 3).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     /// The SAT solver: `varisat` (built in), `cadical` (needs the `cadical` cargo
     /// feature), or `cmd:PROGRAM` to run a DIMACS solver binary on each iteration
@@ -79,17 +79,27 @@ fn at_least_one(flag: &str, n: usize) -> Result<usize, CliError> {
     }
 }
 
+/// The longest `--timeout`: a year (leave the flag out for no limit).
+const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A `--timeout` in seconds, checked: positive, and at most a year.
+fn timeout(t: f64) -> Result<Duration, CliError> {
+    if !(t.is_finite() && t > 0.0) {
+        return Err(CliError::bad_input(format!(
+            "--timeout must be a positive number of seconds, not {t}"
+        )));
+    }
+    if t > MAX_TIMEOUT {
+        return Err(CliError::bad_input(format!(
+            "--timeout must be at most {MAX_TIMEOUT} seconds (a year), not {t:e}"
+        )));
+    }
+    Ok(Duration::from_secs_f64(t))
+}
+
 fn options(a: &Args) -> Result<Options, CliError> {
     let solver = SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
-    let timeout = match a.timeout {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(CliError::bad_input(format!(
-                "--timeout must be a positive number of seconds, not {t}"
-            )))
-        }
-    };
+    let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
         std::fs::create_dir_all(dir).map_err(|e| {
             CliError::bad_input(format!(
@@ -315,7 +325,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
         }
     };
     match received {
-        Some(r) => r.map_err(|e| CliError::bad_input(format!("error: {e}"))),
+        Some(r) => r.map_err(|e| CliError::bad_input(e.to_string())),
         None => {
             let (layout, last) = shared
                 .lock()
@@ -418,12 +428,12 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let mut cnf = Cnf::new();
     let enc = Encoding::new(&level, &mut cnf, &mut vars);
     match dimacs::parse_output(&text, vars.n_used())
-        .map_err(|e| CliError::bad_input(format!("error: {}: {e}", a.model.display())))?
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", a.model.display())))?
     {
         Answer::Sat(model) => {
             if let Some((c, n)) = enc.one_hot_violation(&model) {
                 return Err(CliError::bad_input(format!(
-                    "error: {}: the model sets {n} of the 5 options (none, up, down, \
+                    "{}: the model sets {n} of the 5 options (none, up, down, \
                      left, right) of the free cell {}, where the level's CNF sets \
                      exactly one: is it a whole model of `frosted dump-cnf {}`?",
                     a.model.display(),
@@ -464,7 +474,12 @@ pub struct BenchArgs {
     /// `*.solution.txt` or `*.wrong.txt`, and the `judged` folder, are skipped.
     pub dir: PathBuf,
     /// Seconds allowed per level.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    #[arg(
+        long,
+        default_value_t = 60.0,
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
     pub timeout: f64,
     /// The SAT solver, as for `solve`.
     #[arg(long, default_value = "varisat", value_name = "SOLVER")]
@@ -515,6 +530,7 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 /// (so a timeout really stops it), and prints a table with totals.
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
+    timeout(a.timeout)?;
     let threads = at_least_one("--threads", a.threads)?;
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
     let mut files = Vec::new();

@@ -1,7 +1,7 @@
 //! `frosted bench`. Its time columns vary and are dropped or replaced by
 //! `[time]`.
 
-use crate::run;
+use crate::{command_line, run};
 
 #[test]
 fn bench_table() {
@@ -66,4 +66,15 @@ fn bench_seeds() {
     assert_eq!(v["totals"]["mixed"], 0);
     let args = ["bench", "--seeds", "0", "levels/03-targets-flag"];
     snap!(run(&args), &args);
+}
+
+/// `bench` checks its timeout before it starts, as `solve` does.
+#[test]
+fn bench_bad_timeouts() {
+    for t in ["0", "-5", "1e20"] {
+        let args = ["bench", "--timeout", t, "levels/03-targets-flag"];
+        insta::with_settings!({ snapshot_suffix => t, description => command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(run(&args));
+        });
+    }
 }

@@ -67,6 +67,23 @@ fn solve_threads() {
     snap!(run(&args), &args);
 }
 
+/// Timeouts that are not a positive number of seconds, or longer than a year
+/// (which `Duration` and `Instant` arithmetic could not hold), are bad input.
+#[test]
+fn solve_bad_timeouts() {
+    for t in ["0", "-1", "nan", "inf", "1e300"] {
+        let args = [
+            "solve",
+            "--timeout",
+            t,
+            "levels/01-toppers/first-frosting.txt",
+        ];
+        insta::with_settings!({ snapshot_suffix => t, description => command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(run(&args));
+        });
+    }
+}
+
 #[test]
 fn solve_bad_level() {
     let dir = scratch("solve_bad_level", &[("bad.txt", b"+> ?? ->\n")]);

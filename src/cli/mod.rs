@@ -9,6 +9,7 @@ mod verify;
 use crate::level::Level;
 use crate::parse::parse_bytes;
 use clap::{Parser, Subcommand};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Exit code: the layout solves the level / a solution was found.
@@ -96,10 +97,24 @@ impl CliError {
     }
 }
 
+/// The largest level or layout file read (the real levels are under 1 KiB).
+const MAX_LEVEL_BYTES: u64 = 1 << 20;
+
 /// Reads and parses a level or layout file; errors are bad input.
 pub fn load_level(path: &Path) -> Result<Level, CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let cannot =
+        |e: std::io::Error| CliError::bad_input(format!("cannot read {}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_LEVEL_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_LEVEL_BYTES {
+        return Err(CliError::bad_input(format!(
+            "{} is larger than a level can be (over {} KiB)",
+            path.display(),
+            MAX_LEVEL_BYTES / 1024
+        )));
+    }
     parse_bytes(&bytes).map_err(|e| CliError::bad_input(e.render(&path.display().to_string())))
 }
 

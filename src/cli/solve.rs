@@ -38,7 +38,7 @@ pub struct Args {
     /// clauses in another order: a SAT call that runs over a second is answered
     /// by the first copy to finish (the run times of one formula vary a lot
     /// with clause order). Calls under a second are answered as by one solver;
-    /// 1 runs one solver, deterministically.
+    /// 1 runs one solver, deterministically. At most 64.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
     /// Skip the neighbourhood search: by default each verified layout is first
@@ -79,6 +79,20 @@ fn at_least_one(flag: &str, n: usize) -> Result<usize, CliError> {
     }
 }
 
+/// The most racing copies: each is a thread with a whole solver and formula.
+const MAX_THREADS: usize = 64;
+
+/// `--threads`, checked to be from 1 to `MAX_THREADS`.
+fn threads(n: usize) -> Result<usize, CliError> {
+    match at_least_one("--threads", n)? {
+        n if n > MAX_THREADS => Err(CliError::bad_input(format!(
+            "--threads must be at most {MAX_THREADS}, not {n} (each copy holds its own \
+             solver and formula)"
+        ))),
+        n => Ok(n),
+    }
+}
+
 /// The longest `--timeout`: a year (leave the flag out for no limit).
 const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
 
@@ -113,7 +127,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         first: a.first,
         max_belts: a.max_belts,
         timeout,
-        threads: at_least_one("--threads", a.threads)?,
+        threads: threads(a.threads)?,
         neighbourhoods: !a.no_neighbourhoods,
         dump_calls: a.dump_calls.clone(),
         eliminate: !a.no_elimination,
@@ -531,7 +545,7 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
     timeout(a.timeout)?;
-    let threads = at_least_one("--threads", a.threads)?;
+    let threads = threads(a.threads)?;
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
     let mut files = Vec::new();
     level_files(&a.dir, &mut files)

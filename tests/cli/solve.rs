@@ -57,6 +57,14 @@ fn solve_threads() {
         "levels/01-toppers/first-frosting.txt",
     ];
     snap!(run(&args), &args);
+    // More than 64 copies is refused before any starts.
+    let args = [
+        "solve",
+        "--threads",
+        "65",
+        "levels/01-toppers/first-frosting.txt",
+    ];
+    snap!(run(&args), &args);
     // Two racing solvers: the summary names them, the answer is the same.
     let args = [
         "solve",

@@ -85,6 +85,18 @@ fn missing_layout() {
     ]);
 }
 
+/// A file larger than any level (here one line of 1 MiB of spaces) is
+/// refused before it is parsed: `/dev/zero` would otherwise be read for ever.
+#[test]
+fn oversized_layout() {
+    let big = vec![b' '; (1 << 20) + 1];
+    let dir = scratch(
+        "verify-oversized",
+        &[("level.txt", LEVEL), ("big.txt", &big)],
+    );
+    assert_cmd_snapshot!(&dir, &["verify", "level.txt", "big.txt"]);
+}
+
 #[test]
 fn unknown_token() {
     let dir = scratch(

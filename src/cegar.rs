@@ -81,6 +81,9 @@ pub struct Options {
     /// encoding simplified by variable elimination (see [`crate::sat::elim`]);
     /// no effect with one thread.
     pub eliminate: bool,
+    /// Encode the belt counter lazily on boards with more than this many
+    /// free cells; `None`: the default (see [`Encoding::new`]).
+    pub lazy_counter_from: Option<usize>,
 }
 
 impl Default for Options {
@@ -95,6 +98,7 @@ impl Default for Options {
             dump_calls: None,
             head_start: RACE_HEAD_START,
             eliminate: true,
+            lazy_counter_from: None,
         }
     }
 }
@@ -450,7 +454,10 @@ pub fn solve(
     let deadline = opts.timeout.map(|t| start + t);
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
-    let mut enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut enc = match opts.lazy_counter_from {
+        Some(k) => Encoding::with_lazy_counter_from(level, &mut cnf, &mut vars, k),
+        None => Encoding::new(level, &mut cnf, &mut vars),
+    };
     let mut all: Vec<Clause> = cnf.into_iter().collect();
     let first_vars = vars.n_used();
     let mut other = if opts.threads > 1 && opts.eliminate {
@@ -562,6 +569,12 @@ pub fn solve(
         lp.tick_progress(bound, proving, None);
         // A window call searches (it proves nothing), whatever the phase.
         let improving = lp.improve.is_some();
+        if let Some(b) = bound {
+            // A lazy belt counter learns the bound first (no-op otherwise).
+            for cl in lp.enc.bound_belts(b, &mut lp.vars) {
+                lp.add(&cl)?;
+            }
+        }
         let assumptions = lp.assumptions(bound, proving && !improving, goals);
         lp.check_interface(assumptions.iter())?;
         lp.report.iterations += 1;

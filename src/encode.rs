@@ -12,7 +12,7 @@
 use crate::grid::{CellId, Dir, Kind};
 use crate::level::{Level, Tile};
 use crate::sim::Outcome;
-use rustsat::encodings::card::{BoundBoth, BoundUpper, Totalizer};
+use rustsat::encodings::card::{BoundBoth, BoundUpper, BoundUpperIncremental, Totalizer};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
@@ -98,6 +98,14 @@ pub struct Encoding {
     pub strong: Lit,
     /// Counts the belts placed.
     pub belts: Totalizer,
+    /// The largest bound `belts` is encoded for (`enforce_ub(k)` works for
+    /// every `k` up to it): every bound, or, on boards with more free cells
+    /// than `LAZY_COUNTER_FROM`, only those asked for so far (see
+    /// `Encoding::bound_belts`).
+    belts_upto: usize,
+    /// The variables of the counter's first encoding, when it is lazy: later
+    /// bounds add clauses on them, so variable elimination must keep them.
+    belts_vars: std::ops::Range<usize>,
     pub n_vars: u32,
     /// A source's first move is invalid: every run fails at tick 1.
     dead: bool,
@@ -158,6 +166,11 @@ fn pairwise_at_most_one(lits: &[Lit]) -> impl Iterator<Item = Clause> + '_ {
 /// The most rank clauses (roughly) the encoding spends on exact ranks.
 const RANK_BUDGET: usize = 400_000;
 
+/// Above this many free cells, the belt counter is encoded only for the bounds
+/// asked for, not for all of them up front (which costs clauses in the square
+/// of the number of free cells). `FROSTED_LAZY_COUNTER_FROM=N` sets it.
+const LAZY_COUNTER_FROM: usize = 1000;
+
 /// The toppers' effect on a cell: toppers that work on it, in scan order.
 fn topper_fn(level: &Level, cell: CellId) -> impl Fn(Kind) -> Kind + '_ {
     move |k: Kind| {
@@ -189,8 +202,25 @@ fn arrival_kinds(level: &Level, cell: CellId, k: Kind) -> Vec<Kind> {
 }
 
 impl Encoding {
-    /// Builds the encoding of `level`, writing clauses into `col`.
+    /// Builds the encoding of `level`, writing clauses into `col`. The belt
+    /// counter is lazy above `LAZY_COUNTER_FROM` free cells (or
+    /// `FROSTED_LAZY_COUNTER_FROM`).
     pub fn new(level: &Level, col: &mut impl CollectClauses, vm: &mut dyn ManageVars) -> Encoding {
+        let lazy_from = std::env::var("FROSTED_LAZY_COUNTER_FROM")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(LAZY_COUNTER_FROM);
+        Encoding::with_lazy_counter_from(level, col, vm, lazy_from)
+    }
+
+    /// [`Encoding::new`] with a belt counter that is lazy on boards with more
+    /// than `lazy_from` free cells.
+    pub fn with_lazy_counter_from(
+        level: &Level,
+        col: &mut impl CollectClauses,
+        vm: &mut dyn ManageVars,
+        lazy_from: usize,
+    ) -> Encoding {
         let free: Vec<CellId> = level.free_cells().collect();
         let free_ix: HashMap<CellId, usize> =
             free.iter().enumerate().map(|(i, c)| (*c, i)).collect();
@@ -222,6 +252,8 @@ impl Encoding {
             act: Vec::new(),
             strong,
             belts: Totalizer::default(),
+            belts_upto: 0,
+            belts_vars: 0..0,
             n_vars: 0,
             dead: false,
             exact_ranks: false,
@@ -759,19 +791,32 @@ impl Encoding {
             }
         }
 
-        // The belt counter: bounds are set by assumptions.
+        // The belt counter: bounds are set by assumptions. On a big board,
+        // only up to the largest distance D1 needs; the loop asks for more
+        // (`bound_belts`).
+        let dists: Vec<Vec<usize>> = (0..n_src).map(|s| enc.free_distances(s)).collect();
+        let n_free = enc.free.len();
+        enc.belts_upto = if n_free > lazy_from {
+            let far = dists.iter().flatten().filter(|&&d| d != usize::MAX);
+            far.copied().max().unwrap_or(0).min(n_free)
+        } else {
+            n_free
+        };
         let has_belt: Vec<Lit> = enc.choice.iter().map(|ch| !ch[0]).collect();
         enc.belts = Totalizer::from_iter(has_belt);
         let mut cnf = rustsat::instances::Cnf::new();
-        let _ = enc.belts.encode_ub(0..=enc.free.len(), &mut cnf, vm);
+        let first_var = vm.n_used() as usize;
+        let _ = enc.belts.encode_ub(0..=enc.belts_upto, &mut cnf, vm);
+        if enc.belts_upto < n_free {
+            enc.belts_vars = first_var..vm.n_used() as usize;
+        }
         for cl in cnf {
             add(cl);
         }
 
         // D1 (distance): a donut from `s` on a node needs at least as many belts as
         // the fewest `.` cells it could have left on its way there.
-        for s in 0..n_src {
-            let dist = enc.free_distances(s);
+        for (s, dist) in dists.iter().enumerate() {
             for n in 0..enc.nodes.len() {
                 let Some(qn) = enc.q[s][n] else { continue };
                 let d = dist[enc.nodes[n].cell.index()];
@@ -1557,6 +1602,11 @@ impl Encoding {
     /// formulas name it (without exact ranks; see [`Encoding::unfounded`]).
     pub fn interface(&self) -> Vec<bool> {
         let mut keep = vec![false; self.n_vars as usize];
+        for v in self.belts_vars.clone() {
+            if let Some(k) = keep.get_mut(v) {
+                *k = true;
+            }
+        }
         let mut mark = |l: Lit| {
             if let Some(k) = keep.get_mut(l.var().idx()) {
                 *k = true;
@@ -1577,6 +1627,26 @@ impl Encoding {
             self.act.iter().flatten().flatten().for_each(|&l| mark(l));
         }
         keep
+    }
+
+    /// The largest `k` for which `belts.enforce_ub(k)` works now.
+    pub fn belts_encoded_upto(&self) -> usize {
+        self.belts_upto
+    }
+
+    /// Makes `belts.enforce_ub(k)` work, returning the clauses that takes
+    /// (none where the counter already covers `k`). A lazy counter grows to at
+    /// least twice its last size, so a descent of bounds re-encodes rarely.
+    pub fn bound_belts(&mut self, k: usize, vm: &mut dyn ManageVars) -> Vec<Clause> {
+        let n_free = self.free.len();
+        if k <= self.belts_upto || self.belts_upto >= n_free {
+            return Vec::new();
+        }
+        let upto = k.max(2 * self.belts_upto).min(n_free);
+        let mut cnf = rustsat::instances::Cnf::new();
+        let _ = self.belts.encode_ub_change(0..=upto, &mut cnf, vm);
+        self.belts_upto = upto;
+        cnf.into_iter().collect()
     }
 
     /// Comments naming every belt variable, for DIMACS files.
@@ -1615,10 +1685,13 @@ impl Encoding {
 pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool) -> String {
     let mut vars = rustsat::instances::BasicVarManager::default();
     let mut cnf = rustsat::instances::Cnf::new();
-    let enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut enc = Encoding::new(level, &mut cnf, &mut vars);
     let mut assumptions = vec![if relaxed { !enc.strong } else { enc.strong }];
     assumptions.extend(&enc.goals);
     if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
+        for cl in enc.bound_belts(k, &mut vars) {
+            cnf.add_clause(cl);
+        }
         assumptions.extend(enc.belts.enforce_ub(k).unwrap_or_default());
     }
     let mut text = String::new();

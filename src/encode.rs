@@ -171,6 +171,19 @@ const RANK_BUDGET: usize = 400_000;
 /// of the number of free cells). `FROSTED_LAZY_COUNTER_FROM=N` sets it.
 const LAZY_COUNTER_FROM: usize = 1000;
 
+/// Whether `model` makes `l` true (a variable it does not cover is false).
+fn holds(model: &[bool], l: Lit) -> bool {
+    model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg()
+}
+
+/// A whole number from the environment variable `name`, else `default`.
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The toppers' effect on a cell: toppers that work on it, in scan order.
 fn topper_fn(level: &Level, cell: CellId) -> impl Fn(Kind) -> Kind + '_ {
     move |k: Kind| {
@@ -206,10 +219,7 @@ impl Encoding {
     /// counter is lazy above `LAZY_COUNTER_FROM` free cells (or
     /// `FROSTED_LAZY_COUNTER_FROM`).
     pub fn new(level: &Level, col: &mut impl CollectClauses, vm: &mut dyn ManageVars) -> Encoding {
-        let lazy_from = std::env::var("FROSTED_LAZY_COUNTER_FROM")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(LAZY_COUNTER_FROM);
+        let lazy_from = env_or("FROSTED_LAZY_COUNTER_FROM", LAZY_COUNTER_FROM);
         Encoding::with_lazy_counter_from(level, col, vm, lazy_from)
     }
 
@@ -424,10 +434,7 @@ impl Encoding {
                 .map(|&(n, e)| (n + e) * n.saturating_sub(1).min(cap))
                 .sum()
         };
-        let budget: usize = std::env::var("FROSTED_RANK_BUDGET")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(RANK_BUDGET);
+        let budget = env_or("FROSTED_RANK_BUDGET", RANK_BUDGET);
         let exact_cap = enc.nodes.len();
         enc.exact_ranks = cost_at(exact_cap) <= budget;
         enc.adds_strength |= !enc.exact_ranks;
@@ -1305,7 +1312,7 @@ impl Encoding {
 
     /// The layout a model describes.
     pub fn decode(&self, model: &[bool]) -> Level {
-        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        let val = |l: Lit| holds(model, l);
         let belts = self.free.iter().enumerate().filter_map(|(i, &c)| {
             (1..5)
                 .find(|&j| val(self.choice[i][j]))
@@ -1319,7 +1326,7 @@ impl Encoding {
     /// model of this encoding has one, so a model that does was cut short or
     /// belongs to another level's CNF.
     pub fn one_hot_violation(&self, model: &[bool]) -> Option<(CellId, usize)> {
-        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        let val = |l: Lit| holds(model, l);
         self.free.iter().enumerate().find_map(|(i, &c)| {
             let n = self.choice[i].iter().filter(|&&l| val(l)).count();
             (n != 1).then_some((c, n))
@@ -1366,7 +1373,7 @@ impl Encoding {
         vm: &mut dyn ManageVars,
         gates: &mut HashMap<(usize, usize), Lit>,
     ) -> Vec<Clause> {
-        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        let val = |l: Lit| holds(model, l);
         let mut clauses = Vec::new();
         'sources: for s in 0..self.sources.len() {
             let lost: Vec<bool> = (0..self.nodes.len())
@@ -1420,7 +1427,7 @@ impl Encoding {
     /// belts only it uses, leaves a model of the relaxation: see
     /// [`Encoding::decode_founded`].
     pub fn founded(&self, model: &[bool]) -> Vec<Vec<bool>> {
-        let val = |l: Lit| model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg();
+        let val = |l: Lit| holds(model, l);
         (0..self.sources.len())
             .map(|s| {
                 let marked: Vec<bool> = self.q[s].iter().map(|l| l.is_some_and(val)).collect();

@@ -84,10 +84,9 @@ pub fn verdict_text(level: &Level, layout: &Level, v: &Verdict) -> String {
         None => {
             let sources = level.sources().count();
             let targets = level.targets().count();
-            let belts = layout.added_belts(level);
-            let plural = if belts == 1 { "" } else { "s" };
+            let belts = crate::cegar::belts(layout.added_belts(level));
             out.push_str(&format!(
-                "solved: every source delivered ({sources}) and every target received ({targets}), with {belts} belt{plural} placed\n",
+                "solved: every source delivered ({sources}) and every target received ({targets}), with {belts} placed\n",
             ));
         }
         Some(r) => out.push_str(&format!("not solved: {}\n", explain(layout, r, &v.outcome))),

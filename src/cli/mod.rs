@@ -100,21 +100,42 @@ impl CliError {
 /// The largest level or layout file read (the real levels are under 1 KiB).
 const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
-/// Reads and parses a level or layout file; errors are bad input.
-pub fn load_level(path: &Path) -> Result<Level, CliError> {
-    let cannot =
-        |e: std::io::Error| CliError::bad_input(format!("cannot read {}: {e}", path.display()));
+/// Reads at most `limit` bytes from `source` (a file, or `-` for stdin), so that a
+/// huge file or an endless one (`/dev/zero`) is refused instead of read for ever;
+/// `what` names the file in the error ("a level", "a model").
+pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, CliError> {
+    let name = if source == Path::new("-") {
+        "stdin".to_string()
+    } else {
+        source.display().to_string()
+    };
+    let cannot = |e: std::io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_LEVEL_BYTES + 1).read_to_end(&mut bytes))
+    let reader: Box<dyn Read> = if source == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(source).map_err(cannot)?)
+    };
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
         .map_err(cannot)?;
-    if bytes.len() as u64 > MAX_LEVEL_BYTES {
+    if bytes.len() as u64 > limit {
+        let size = if limit >= 1 << 20 {
+            format!("{} MiB", limit >> 20)
+        } else {
+            format!("{} KiB", limit >> 10)
+        };
         return Err(CliError::bad_input(format!(
-            "{} is larger than a level can be (over {} KiB)",
-            path.display(),
-            MAX_LEVEL_BYTES / 1024
+            "{name} is larger than {what} can be (over {size})"
         )));
     }
+    Ok(bytes)
+}
+
+/// Reads and parses a level or layout file; errors are bad input.
+pub fn load_level(path: &Path) -> Result<Level, CliError> {
+    let bytes = read_bounded(path, MAX_LEVEL_BYTES, "a level")?;
     parse_bytes(&bytes).map_err(|e| CliError::bad_input(e.render(&path.display().to_string())))
 }
 

@@ -1,7 +1,7 @@
 //! `frosted solve`, `dump-cnf`, `decode` and `bench`: the SAT side on the command
 //! line.
 
-use super::{load_level, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
+use super::{load_level, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
 use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
 use crate::level::Level;
@@ -427,20 +427,21 @@ pub struct DecodeArgs {
     pub model: PathBuf,
 }
 
+/// Room for a solver's comment lines in a model file.
+const MODEL_SLACK_BYTES: u64 = 1 << 20;
+/// Room for one variable's value in a model file (`-12345678 `, with margin).
+const MODEL_BYTES_PER_VAR: u64 = 24;
+
 pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
-    let text = if a.model == Path::new("-") {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| CliError::bad_input(format!("cannot read stdin: {e}")))?;
-        s
-    } else {
-        std::fs::read_to_string(&a.model)
-            .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", a.model.display())))?
-    };
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
     let enc = Encoding::new(&level, &mut cnf, &mut vars);
+    // A model names each variable once: a few bytes per variable, plus room for
+    // the solver's comment lines. Anything much larger is not a model of this CNF.
+    let limit = MODEL_SLACK_BYTES + MODEL_BYTES_PER_VAR * vars.n_used() as u64;
+    let bytes = read_bounded(&a.model, limit, "a model of this level's CNF")?;
+    let text = String::from_utf8_lossy(&bytes);
     match dimacs::parse_output(&text, vars.n_used())
         .map_err(|e| CliError::bad_input(format!("{}: {e}", a.model.display())))?
     {

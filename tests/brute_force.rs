@@ -1,13 +1,22 @@
 //! Brute force against `solve`: on tiny random levels, trying every layout must
 //! agree with the solver on whether the level is solvable and on the fewest belts.
 //! This is what backs the claim that `unsolvable` and `optimal` are proofs.
+//! Up to 8 free cells every layout is tried; up to 12, only the choices the runs
+//! read (`fewest_belts_by_reads`), which is checked against trying every layout.
+//!
+//! `FROSTED_BRUTE_CASES` and `FROSTED_SMALL_CASES` set how many levels, and
+//! `FROSTED_BRUTE_SEED` (a number) draws other levels than the default ones.
 
 mod common;
 
-use common::tiny::{layouts, random_level, Rng};
+use common::tiny::{
+    fewest_belts_by_reads, layouts, random_board, random_level, random_level_on, Rng,
+};
 use frosted::cegar::{solve, Options, Status};
+use frosted::grid::Shape;
 use frosted::judge::judge;
 use frosted::level::Level;
+use frosted::level::Tile;
 
 /// The fewest belts of any solving layout, by trying all of them.
 fn brute_force(level: &Level) -> Option<usize> {
@@ -26,28 +35,13 @@ fn brute_force(level: &Level) -> Option<usize> {
 #[test]
 fn solve_agrees_with_brute_force_on_tiny_random_levels() {
     let cases = common::cases("FROSTED_BRUTE_CASES", 60);
-    let mut rng = Rng::new(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::new(seed(0x5eed_1234_abcd_0001));
     let (mut solvable, mut unsolvable) = (0, 0);
     for case in 0..cases {
         let max_free = if case % 10 == 9 { 8 } else { 7 };
         let level = random_level(&mut rng, max_free);
         let expected = brute_force(&level);
-        let report = solve(&level, &Options::default(), &mut |_| {}).expect("solve runs");
-        let got = match report.status {
-            Status::Optimal => report.belts,
-            Status::Unsolvable => None,
-            other => panic!("case {case}: status {other:?} on\n{level}"),
-        };
-        assert_eq!(
-            got, expected,
-            "case {case}: solve says {:?} ({}), brute force says {expected:?}, on\n{level}\nsolver layout:\n{}",
-            report.status,
-            report.claim,
-            report.layout.map(|l| l.to_string()).unwrap_or_default()
-        );
-        if let Some(l) = &report.layout {
-            assert!(judge(l).solved());
-        }
+        check_solve(case, &level, expected);
         match expected {
             Some(_) => solvable += 1,
             None => unsolvable += 1,
@@ -59,6 +53,145 @@ fn solve_agrees_with_brute_force_on_tiny_random_levels() {
     // The generator must produce both kinds, or the comparison proves little.
     assert!(
         solvable >= cases / 20 && unsolvable >= cases / 20,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
+}
+
+/// The default seed, or `FROSTED_BRUTE_SEED` when set.
+fn seed(default: u64) -> u64 {
+    std::env::var("FROSTED_BRUTE_SEED")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(default, |s| default ^ s.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// `solve` must say `optimal` with `expected` belts, or `unsolvable` when
+/// `expected` is `None`, and its layout must solve the level.
+fn check_solve(case: usize, level: &Level, expected: Option<usize>) {
+    let report = solve(level, &Options::default(), &mut |_| {}).expect("solve runs");
+    let got = match report.status {
+        Status::Optimal => report.belts,
+        Status::Unsolvable => None,
+        other => panic!("case {case}: status {other:?} on\n{level}"),
+    };
+    assert_eq!(
+            got, expected,
+            "case {case}: solve says {:?} ({}), brute force says {expected:?}, on\n{level}\nsolver layout:\n{}",
+            report.status,
+            report.claim,
+            report.layout.map(|l| l.to_string()).unwrap_or_default()
+        );
+    if let Some(l) = &report.layout {
+        assert!(judge(l).solved());
+    }
+}
+
+/// Trying only the choices the runs read finds the same fewest belts as trying
+/// every layout: so `visited` names every cell a run depends on (which X1
+/// counterexamples rely on too), and the next test may use the faster search.
+#[test]
+fn trying_what_runs_read_agrees_with_trying_every_layout() {
+    let cases = common::cases("FROSTED_BRUTE_CASES", 60) * 2;
+    let mut rng = Rng::new(seed(0x5eed_1234_abcd_0002));
+    let (mut runs, mut layouts_tried) = (0, 0);
+    for case in 0..cases {
+        let level = random_level(&mut rng, if case % 2 == 0 { 8 } else { 7 });
+        let every = brute_force(&level);
+        let (by_reads, n) = fewest_belts_by_reads(&level);
+        assert_eq!(
+            by_reads, every,
+            "case {case}: trying what runs read gives {by_reads:?}, trying every layout \
+             gives {every:?}, on\n{level}"
+        );
+        runs += n;
+        layouts_tried += 5usize.pow(level.free_cells().count() as u32);
+    }
+    eprintln!("{cases} tiny levels: {runs} runs against {layouts_tried} layouts; the same fewest belts on all");
+    assert!(runs < layouts_tried, "the search must skip layouts");
+}
+
+/// Levels with up to 12 free cells, as the issue asks, where trying every
+/// layout (5^12 of them) would take too long.
+#[test]
+fn solve_agrees_with_brute_force_on_small_random_levels() {
+    let cases = common::cases("FROSTED_SMALL_CASES", 400);
+    let mut rng = Rng::new(seed(0x5eed_1234_abcd_0003));
+    let (mut solvable, mut unsolvable, mut most_free, mut ten_or_more, mut runs) = (0, 0, 0, 0, 0);
+    let mut most_belts = 0;
+    for case in 0..cases {
+        // 4 to 6 columns, 3 or 4 rows: most boards have more than 12 cells left
+        // free by the entities, and get blocks until 12 are.
+        let shape = Shape {
+            width: 4 + rng.below(3),
+            height: 3 + rng.below(2),
+        };
+        let level = random_level_on(&mut rng, shape, 12);
+        let free = level.free_cells().count();
+        most_free = most_free.max(free);
+        if free >= 10 {
+            ten_or_more += 1;
+        }
+        let (expected, n) = fewest_belts_by_reads(&level);
+        runs += n;
+        check_solve(case, &level, expected);
+        match expected {
+            Some(b) => {
+                solvable += 1;
+                most_belts = most_belts.max(b);
+            }
+            None => unsolvable += 1,
+        }
+    }
+    eprintln!(
+        "{cases} small levels (up to {most_free} free cells, {ten_or_more} with 10 or more; \
+         {runs} runs): {solvable} solvable (up to {most_belts} belts), {unsolvable} unsolvable; \
+         solve agreed on all"
+    );
+    assert!(most_belts >= 6, "no solvable level needs 6 belts");
+    assert!(
+        ten_or_more * 2 >= cases,
+        "only {ten_or_more} of {cases} levels have 10 free cells or more"
+    );
+    assert!(
+        solvable >= cases / 20 && unsolvable >= cases / 20,
+        "{solvable} solvable, {unsolvable} unsolvable"
+    );
+}
+
+/// Crowded boards (`random_board`: several sources, any-sources, bumpers,
+/// crossovers, teleporters with one or two outs), with cells blocked until at
+/// most 12 are free, against the same search.
+#[test]
+fn solve_agrees_with_brute_force_on_crowded_boards() {
+    // Most crowded boards are unsolvable (every source must deliver), so many.
+    let cases = common::cases("FROSTED_SMALL_CASES", 400) * 25;
+    let mut rng = Rng::new(seed(0x5eed_1234_abcd_0004));
+    let (mut solvable, mut unsolvable, mut runs, mut most_belts) = (0, 0, 0, 0);
+    for case in 0..cases {
+        let (mut level, _) = random_board(&mut rng);
+        let mut free: Vec<usize> = level.free_cells().map(|c| c.index()).collect();
+        while free.len() > 12 {
+            let i = rng.below(free.len());
+            level.tiles[free.swap_remove(i)] = Tile::Block;
+        }
+        let (expected, n) = fewest_belts_by_reads(&level);
+        runs += n;
+        check_solve(case, &level, expected);
+        match expected {
+            Some(b) => {
+                solvable += 1;
+                most_belts = most_belts.max(b);
+            }
+            None => unsolvable += 1,
+        }
+    }
+    eprintln!(
+        "{cases} crowded boards ({runs} runs): {solvable} solvable (up to {most_belts} belts), \
+         {unsolvable} unsolvable; solve agreed on all"
+    );
+    assert!(most_belts >= 4, "no solvable board needs 4 belts");
+    assert!(
+        solvable >= cases / 40,
         "{solvable} solvable, {unsolvable} unsolvable"
     );
 }

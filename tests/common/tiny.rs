@@ -21,11 +21,16 @@ impl Rng {
     }
 }
 
-/// A random level with at most `max_free` free cells.
+/// A random level with at most `max_free` free cells, on a board of 3 to 5
+/// columns and 2 to 4 rows.
 pub fn random_level(rng: &mut Rng, max_free: usize) -> Level {
     let width = 3 + rng.below(3);
     let height = 2 + rng.below(3);
-    let shape = Shape { width, height };
+    random_level_on(rng, Shape { width, height }, max_free)
+}
+
+/// A random level on a board of `shape` with at most `max_free` free cells.
+pub fn random_level_on(rng: &mut Rng, shape: Shape, max_free: usize) -> Level {
     let mut tiles = vec![Tile::Empty; shape.len()];
     let mut cells: Vec<usize> = (0..shape.len()).collect();
     for i in (1..cells.len()).rev() {
@@ -220,4 +225,52 @@ pub fn random_board(rng: &mut Rng) -> (Level, Level) {
         }
     }
     (level, layout)
+}
+
+/// The fewest belts of any layout of `level` that solves it, found by trying
+/// only the choices the runs read, and how many runs that took.
+///
+/// The simulator reads the player's choice on a `.` cell only when a donut
+/// stands on it (`Outcome::visited`). So: run with every undecided cell empty;
+/// if the run stood on no undecided cell, it is the run of every way of
+/// filling them, and the cheapest of those fills nothing; otherwise decide one
+/// such cell all five ways and go on. Layouts with as many belts as the best
+/// so far are skipped. Unlike [`layouts`], this trusts `visited`; a test
+/// checks the two against each other on levels small enough for both.
+pub fn fewest_belts_by_reads(level: &Level) -> (Option<usize>, usize) {
+    struct Search {
+        best: Option<usize>,
+        runs: usize,
+    }
+    fn go(s: &mut Search, layout: &mut Level, belts: usize, undecided: &mut Vec<bool>) {
+        if s.best.is_some_and(|b| belts >= b) {
+            return;
+        }
+        s.runs += 1;
+        let verdict = frosted::judge::judge(layout);
+        let read = (0..undecided.len()).find(|&i| undecided[i] && verdict.outcome.visited[i]);
+        let Some(cell) = read else {
+            if verdict.solved() {
+                s.best = Some(belts);
+            }
+            return;
+        };
+        undecided[cell] = false;
+        // Empty first: its run is the one just seen, and it costs no belt.
+        go(s, layout, belts, undecided);
+        for d in Dir::ALL {
+            layout.tiles[cell] = Tile::Belt(d);
+            go(s, layout, belts + 1, undecided);
+        }
+        layout.tiles[cell] = Tile::Empty;
+        undecided[cell] = true;
+    }
+    let mut s = Search {
+        best: None,
+        runs: 0,
+    };
+    let mut layout = level.clone();
+    let mut undecided: Vec<bool> = level.tiles.iter().map(|t| *t == Tile::Empty).collect();
+    go(&mut s, &mut layout, 0, &mut undecided);
+    (s.best, s.runs)
 }

@@ -4,8 +4,9 @@
 //! Up to 8 free cells every layout is tried; up to 12, only the choices the runs
 //! read (`fewest_belts_by_reads`), which is checked against trying every layout.
 //!
-//! `FROSTED_BRUTE_CASES` and `FROSTED_SMALL_CASES` set how many levels, and
-//! `FROSTED_BRUTE_SEED` (a number) draws other levels than the default ones.
+//! `FROSTED_BRUTE_CASES` and `FROSTED_SMALL_CASES` set how many levels,
+//! `FROSTED_BRUTE_SEED` (a number) draws other levels than the default ones, and
+//! `FROSTED_SMALL_FREE` raises the 12 free cells of the larger levels.
 
 mod common;
 
@@ -55,6 +56,11 @@ fn solve_agrees_with_brute_force_on_tiny_random_levels() {
         solvable >= cases / 20 && unsolvable >= cases / 20,
         "{solvable} solvable, {unsolvable} unsolvable"
     );
+}
+
+/// The most free cells of the larger levels: 12, or `FROSTED_SMALL_FREE`.
+fn max_free() -> usize {
+    common::cases("FROSTED_SMALL_FREE", 12)
 }
 
 /// The default seed, or `FROSTED_BRUTE_SEED` when set.
@@ -125,7 +131,7 @@ fn solve_agrees_with_brute_force_on_small_random_levels() {
             width: 4 + rng.below(3),
             height: 3 + rng.below(2),
         };
-        let level = random_level_on(&mut rng, shape, 12);
+        let level = random_level_on(&mut rng, shape, max_free());
         let free = level.free_cells().count();
         most_free = most_free.max(free);
         if free >= 10 {
@@ -170,7 +176,7 @@ fn solve_agrees_with_brute_force_on_crowded_boards() {
     for case in 0..cases {
         let (mut level, _) = random_board(&mut rng);
         let mut free: Vec<usize> = level.free_cells().map(|c| c.index()).collect();
-        while free.len() > 12 {
+        while free.len() > max_free() {
             let i = rng.below(free.len());
             level.tiles[free.swap_remove(i)] = Tile::Block;
         }

@@ -427,8 +427,10 @@ pub struct DecodeArgs {
     pub model: PathBuf,
 }
 
-/// Room for a solver's comment lines in a model file.
-const MODEL_SLACK_BYTES: u64 = 1 << 20;
+/// Room for a solver's comment lines in a model file, and for the variables
+/// the loop adds after the first iteration (a model of a `--dump-calls` file:
+/// loop-formula gates, a lazy belt counter grown on a big board).
+const MODEL_SLACK_BYTES: u64 = 64 << 20;
 /// Room for one variable's value in a model file (`-12345678 `, with margin).
 const MODEL_BYTES_PER_VAR: u64 = 24;
 
@@ -437,8 +439,9 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
     let enc = Encoding::new(&level, &mut cnf, &mut vars);
-    // A model names each variable once: a few bytes per variable, plus room for
-    // the solver's comment lines. Anything much larger is not a model of this CNF.
+    // A model names each variable once: a few bytes per variable, plus room.
+    // Anything much larger is not a model of this level's CNFs (and `/dev/zero`
+    // would be read for ever).
     let limit = MODEL_SLACK_BYTES + MODEL_BYTES_PER_VAR * vars.n_used() as u64;
     let bytes = read_bounded(&a.model, limit, "a model of this level's CNF")?;
     let text = String::from_utf8_lossy(&bytes);

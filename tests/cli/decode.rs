@@ -5,25 +5,26 @@
 use crate::{command_line, run_in, scratch};
 
 /// Bad models are bad input (exit 2): an UNSAT answer, no answer at all, a
-/// missing file, and a file far larger than any model of the level's CNF (a
-/// valid start, then 2 MiB of comment: `/dev/zero` would be read for ever).
+/// missing file, and an endless one (`/dev/zero`, where it exists: it is
+/// refused after 64 MiB and a little more, not read for ever).
 #[test]
 fn decode_errors() {
-    let mut huge = b"s SATISFIABLE\nc ".to_vec();
-    huge.resize(2 << 20, b'x');
     let dir = scratch(
         "decode_errors",
         &[
             ("level.txt", b"+>  .   ->\n"),
             ("unsat.txt", b"s UNSATISFIABLE\n"),
             ("garbage.txt", b"hello\n"),
-            ("huge.txt", &huge),
         ],
     );
-    for model in ["unsat.txt", "garbage.txt", "missing.txt", "huge.txt"] {
+    let mut models = vec!["unsat.txt", "garbage.txt", "missing.txt"];
+    if std::path::Path::new("/dev/zero").exists() {
+        models.push("/dev/zero");
+    }
+    for model in models {
         let args = ["decode", "level.txt", model];
         let out = run_in(&dir, &args);
-        insta::with_settings!({ snapshot_suffix => model.replace('.', "_"), description => command_line(&args), omit_expression => true }, {
+        insta::with_settings!({ snapshot_suffix => model.replace(['.', '/'], "_"), description => command_line(&args), omit_expression => true }, {
             insta::assert_snapshot!(out);
         });
     }

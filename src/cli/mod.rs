@@ -104,11 +104,7 @@ const MAX_LEVEL_BYTES: u64 = 1 << 20;
 /// huge file or an endless one (`/dev/zero`) is refused instead of read for ever;
 /// `what` names the file in the error ("a level", "a model").
 pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, CliError> {
-    let name = if source == Path::new("-") {
-        "stdin".to_string()
-    } else {
-        source.display().to_string()
-    };
+    let name = display_name(source);
     let cannot = |e: std::io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
     let mut bytes = Vec::new();
     let reader: Box<dyn Read> = if source == Path::new("-") {
@@ -133,10 +129,19 @@ pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Cl
     Ok(bytes)
 }
 
-/// Reads and parses a level or layout file; errors are bad input.
+/// How messages name an input file: its path, or `<stdin>` for `-`.
+pub fn display_name(source: &Path) -> String {
+    if source == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        source.display().to_string()
+    }
+}
+
+/// Reads and parses a level or layout file (`-`: stdin); errors are bad input.
 pub fn load_level(path: &Path) -> Result<Level, CliError> {
     let bytes = read_bounded(path, MAX_LEVEL_BYTES, "a level")?;
-    parse_bytes(&bytes).map_err(|e| CliError::bad_input(e.render(&path.display().to_string())))
+    parse_bytes(&bytes).map_err(|e| CliError::bad_input(e.render(&display_name(path))))
 }
 
 /// Loads a level and, optionally, a layout of it (checked to change only `.` cells).
@@ -150,8 +155,8 @@ pub fn load_pair(level: &Path, layout: Option<&PathBuf>) -> Result<(Level, Level
     lay.check_layout_of(&lv).map_err(|e| {
         CliError::bad_input(format!(
             "{} is not a layout of {}: {e}",
-            lp.display(),
-            level.display()
+            display_name(lp),
+            display_name(level)
         ))
     })?;
     lay.flags = lv.flags.clone();

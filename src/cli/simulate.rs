@@ -11,7 +11,7 @@ use std::path::PathBuf;
 pub struct Args {
     /// The level file.
     pub level: PathBuf,
-    /// The layout (defaults to the level itself).
+    /// The layout (`-`: read it from stdin; defaults to the level itself).
     pub layout: Option<PathBuf>,
     /// Stop after this many ticks (default: run to the end).
     #[arg(long)]

@@ -1,7 +1,7 @@
 //! `frosted solve`, `dump-cnf`, `decode` and `bench`: the SAT side on the command
 //! line.
 
-use super::{load_level, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
+use super::{display_name, load_level, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
 use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
 use crate::level::Level;
@@ -446,7 +446,7 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let bytes = read_bounded(&a.model, limit, "a model of this level's CNF")?;
     let text = String::from_utf8_lossy(&bytes);
     match dimacs::parse_output(&text, vars.n_used())
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", a.model.display())))?
+        .map_err(|e| CliError::bad_input(format!("{}: {e}", display_name(&a.model))))?
     {
         Answer::Sat(model) => {
             if let Some((c, n)) = enc.one_hot_violation(&model) {
@@ -454,7 +454,7 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
                     "{}: the model sets {n} of the 5 options (none, up, down, \
                      left, right) of the free cell {}, where the level's CNF sets \
                      exactly one: is it a whole model of `frosted dump-cnf {}`?",
-                    a.model.display(),
+                    display_name(&a.model),
                     level.pos(c),
                     a.level.display()
                 )));

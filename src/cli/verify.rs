@@ -13,8 +13,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// The level file.
     pub level: PathBuf,
-    /// The layout: the level with belts written on some `.` cells. Defaults to the
-    /// level file itself (its preset belts are then the layout).
+    /// The layout: the level with belts written on some `.` cells (`-`: read it
+    /// from stdin, e.g. `frosted solve LEVEL | frosted verify LEVEL -`). Defaults
+    /// to the level file itself (its preset belts are then the layout).
     pub layout: Option<PathBuf>,
     /// Print one JSON object: {"solved", "reason", "ticks", "end", "belts", "deliveries"}.
     #[arg(long)]

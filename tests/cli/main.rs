@@ -45,19 +45,33 @@ mod simulate;
 mod solve;
 mod verify;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// Runs `frosted args...` in `dir` and returns its exit code, stdout and stderr as
 /// one snapshot string.
 pub(crate) fn run_in(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_frosted"))
+    run_with_stdin(dir, args, b"")
+}
+
+/// [`run_in`], with `input` on the command's stdin.
+pub(crate) fn run_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frosted"))
         .args(args)
         .current_dir(dir)
         .env_remove("CLICOLOR_FORCE")
         .env("NO_COLOR", "1")
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("running the frosted binary");
+    let mut stdin = child.stdin.take().expect("the child's stdin");
+    // A command that does not read stdin may exit before taking it all.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().expect("waiting for frosted");
     let code = out
         .status
         .code()

@@ -262,3 +262,20 @@ fn help() {
 fn missing_argument() {
     assert_cmd_snapshot!(&["verify"]);
 }
+
+/// `-` reads the layout from stdin (`frosted solve LEVEL | frosted verify LEVEL
+/// -`); a parse error there names `<stdin>`.
+#[test]
+fn layout_from_stdin() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = "levels/01-toppers/first-frosting.txt";
+    let solution =
+        std::fs::read(root.join("levels/01-toppers/first-frosting.solution.txt")).expect("read");
+    for (name, input) in [("solution", &solution[..]), ("bad_token", b"+> ?? ->\n")] {
+        let args = ["verify", level, "-"];
+        let out = crate::run_with_stdin(root, &args, input);
+        insta::with_settings!({ snapshot_suffix => name, description => crate::command_line(&args), omit_expression => true }, {
+            insta::assert_snapshot!(out);
+        });
+    }
+}

@@ -29,9 +29,9 @@ pub const EXIT_UNKNOWN: i32 = 3;
     long_about = "Solve, verify and simulate Freshly Frosted levels.\n\n\
 A level is a text grid (see the rules' section 2): `.` is floor where belts may go, \
 `^ v < >` are belts, `+d` sources, `-d` targets, and so on. A layout is the same file \
-with belts written on some `.` cells.\n\n\
+with belts written on some `.` cells. A file argument `-` reads stdin.\n\n\
 Exit codes: 0 solved, 1 not solved (or proved unsolvable), 2 bad input, 3 unknown (timeout).",
-    after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted simulate LEVEL LAYOUT --trace --ticks 20"
+    after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted solve LEVEL | frosted verify LEVEL -\n  frosted simulate LEVEL LAYOUT --trace --ticks 20"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -123,6 +123,36 @@ fn check_solve_with(
     }
 }
 
+/// What a comparison saw: levels solvable and not, the largest optimum, and
+/// the runs of the search.
+#[derive(Default)]
+struct Tally {
+    solvable: usize,
+    unsolvable: usize,
+    most_belts: usize,
+    runs: usize,
+}
+
+impl Tally {
+    /// Finds the fewest belts of `level` through what its runs read, checks
+    /// `solve` against it (with the defaults, and racing from the start), and
+    /// counts the level.
+    fn compare(&mut self, case: usize, level: &Level) {
+        let (expected, n) = fewest_belts_by_reads(level);
+        self.runs += n;
+        check_solve(case, level, expected);
+        let racing = racing_from_the_start();
+        check_solve_with(case, level, expected, &racing, "racing from the start");
+        match expected {
+            Some(b) => {
+                self.solvable += 1;
+                self.most_belts = self.most_belts.max(b);
+            }
+            None => self.unsolvable += 1,
+        }
+    }
+}
+
 /// Two racing copies with no head start, so that the second view (C7′ and
 /// variable elimination, `src/sat/elim.rs`) answers calls too; by default it
 /// only joins calls that run over a second, which tiny levels never do.
@@ -173,9 +203,7 @@ fn trying_what_runs_read_agrees_with_trying_every_layout() {
 fn solve_agrees_with_brute_force_on_small_random_levels() {
     let cases = common::cases("FROSTED_SMALL_CASES", 400);
     let mut rng = Rng::new(seed(0x5eed_1234_abcd_0003));
-    let racing = racing_from_the_start();
-    let (mut solvable, mut unsolvable, mut most_free, mut ten_or_more, mut runs) = (0, 0, 0, 0, 0);
-    let mut most_belts = 0;
+    let (mut t, mut most_free, mut ten_or_more) = (Tally::default(), 0, 0);
     for case in 0..cases {
         // 4 to 6 columns, 3 or 4 rows: most boards have more than 12 cells left
         // free by the entities, and get blocks until 12 are.
@@ -189,31 +217,23 @@ fn solve_agrees_with_brute_force_on_small_random_levels() {
         if free >= 10 {
             ten_or_more += 1;
         }
-        let (expected, n) = fewest_belts_by_reads(&level);
-        runs += n;
-        check_solve(case, &level, expected);
-        check_solve_with(case, &level, expected, &racing, "racing from the start");
-        match expected {
-            Some(b) => {
-                solvable += 1;
-                most_belts = most_belts.max(b);
-            }
-            None => unsolvable += 1,
-        }
+        t.compare(case, &level);
     }
     eprintln!(
         "{cases} small levels (up to {most_free} free cells, {ten_or_more} with 10 or more; \
-         {runs} runs): {solvable} solvable (up to {most_belts} belts), {unsolvable} unsolvable; \
-         solve agreed on all"
+         {} runs): {} solvable (up to {} belts), {} unsolvable; solve agreed on all",
+        t.runs, t.solvable, t.most_belts, t.unsolvable
     );
-    assert!(most_belts >= 6, "no solvable level needs 6 belts");
+    assert!(t.most_belts >= 6, "no solvable level needs 6 belts");
     assert!(
         ten_or_more * 2 >= cases,
         "only {ten_or_more} of {cases} levels have 10 free cells or more"
     );
     assert!(
-        solvable >= cases / 20 && unsolvable >= cases / 20,
-        "{solvable} solvable, {unsolvable} unsolvable"
+        t.solvable >= cases / 20 && t.unsolvable >= cases / 20,
+        "{} solvable, {} unsolvable",
+        t.solvable,
+        t.unsolvable
     );
 }
 
@@ -225,29 +245,21 @@ fn solve_agrees_with_brute_force_on_crowded_boards() {
     // Most crowded boards are unsolvable (every source must deliver), so many.
     let cases = common::cases("FROSTED_SMALL_CASES", 400) * 25;
     let mut rng = Rng::new(seed(0x5eed_1234_abcd_0004));
-    let racing = racing_from_the_start();
-    let (mut solvable, mut unsolvable, mut runs, mut most_belts) = (0, 0, 0, 0);
+    let mut t = Tally::default();
     for case in 0..cases {
         let level = crowded_level(&mut rng, max_free());
-        let (expected, n) = fewest_belts_by_reads(&level);
-        runs += n;
-        check_solve(case, &level, expected);
-        check_solve_with(case, &level, expected, &racing, "racing from the start");
-        match expected {
-            Some(b) => {
-                solvable += 1;
-                most_belts = most_belts.max(b);
-            }
-            None => unsolvable += 1,
-        }
+        t.compare(case, &level);
     }
     eprintln!(
-        "{cases} crowded boards ({runs} runs): {solvable} solvable (up to {most_belts} belts), \
-         {unsolvable} unsolvable; solve agreed on all"
+        "{cases} crowded boards ({} runs): {} solvable (up to {} belts), {} unsolvable; \
+         solve agreed on all",
+        t.runs, t.solvable, t.most_belts, t.unsolvable
     );
-    assert!(most_belts >= 4, "no solvable board needs 4 belts");
+    assert!(t.most_belts >= 4, "no solvable board needs 4 belts");
     assert!(
-        solvable >= cases / 40,
-        "{solvable} solvable, {unsolvable} unsolvable"
+        t.solvable >= cases / 40,
+        "{} solvable, {} unsolvable",
+        t.solvable,
+        t.unsolvable
     );
 }

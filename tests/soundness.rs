@@ -302,3 +302,41 @@ fn wrong_branch_clauses_cut_off_no_solution() {
     assert!(clauses >= levels, "only {clauses} X2 clauses");
     assert!(checked >= mutants / 3, "only {checked} checks");
 }
+
+/// X1 (and C6, and the brute force's read search) rest on this: a run reads
+/// the player's choice on a `.` cell only where a donut stood
+/// (`Outcome::visited`). Random boards with random belts give runs of every
+/// ending (failures, strands, steady states, deliveries); giving every `.`
+/// cell no donut stood on another random choice must leave the run the same,
+/// donut for donut.
+#[test]
+fn runs_do_not_depend_on_unvisited_cells() {
+    use common::tiny::{random_board, Rng};
+    use frosted::grid::Dir;
+    use frosted::level::Tile;
+    let cases = common::cases("FROSTED_WITNESS_CASES", 2000) * 50;
+    let mut rng = Rng::new(0x0dd_5eed_7777_0005);
+    let mut changed = 0;
+    for case in 0..cases {
+        let (level, layout) = random_board(&mut rng);
+        let before = Simulator::recording(&layout).run();
+        let mut other = layout.clone();
+        for c in level.free_cells() {
+            if !before.visited[c.index()] {
+                let o = rng.below(5);
+                other.tiles[c.index()] = match o {
+                    0 => Tile::Empty,
+                    _ => Tile::Belt(Dir::ALL[o - 1]),
+                };
+                changed += usize::from(other.tiles[c.index()] != layout.tiles[c.index()]);
+            }
+        }
+        let after = Simulator::recording(&other).run();
+        assert_eq!(
+            before, after,
+            "case {case}: the run of\n{layout}\nchanged with only unvisited cells changed:\n{other}"
+        );
+    }
+    eprintln!("{cases} runs kept when {changed} unvisited cells changed");
+    assert!(changed >= cases, "only {changed} cells changed");
+}

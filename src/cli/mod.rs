@@ -76,7 +76,11 @@ pub enum Command {
     /// Solve every level under a folder and print a table.
     ///
     /// One row per level: status, belts, iterations, seconds, and when the best
-    /// layout was found ("best at"), then the totals.
+    /// layout was found ("best at"), then the totals. A level that could not be
+    /// run (a file that does not parse, a crash) gets the status `error` and a
+    /// line saying why. With --json, a line per level on stderr shows progress.
+    /// Exit 0 when every level got a status (whichever), 2 on bad arguments or
+    /// when some level got `error`.
     Bench(solve::BenchArgs),
 }
 

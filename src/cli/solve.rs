@@ -1,7 +1,10 @@
 //! `frosted solve`, `dump-cnf`, `decode` and `bench`: the SAT side on the command
 //! line.
 
-use super::{display_name, load_level, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
+use super::{
+    display_name, load_level, read_bounded, CliError, EXIT_BAD_INPUT, EXIT_NO, EXIT_OK,
+    EXIT_UNKNOWN,
+};
 use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
 use crate::level::Level;
@@ -597,13 +600,11 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             if seeded {
                 cmd.env("FROSTED_SEED", seed.to_string());
             }
-            let out = cmd.stderr(std::process::Stdio::null()).output();
-            let v: serde_json::Value = out
-                .ok()
-                .and_then(|o| serde_json::from_slice(&o.stdout).ok())
-                .unwrap_or_else(
-                    || json!({"status": "error", "seconds": t.elapsed().as_secs_f64()}),
-                );
+            let v = match cmd.output() {
+                Ok(out) => serde_json::from_slice(&out.stdout)
+                    .unwrap_or_else(|_| run_error(t, run_failure(&out))),
+                Err(e) => run_error(t, format!("cannot run frosted solve: {e}")),
+            };
             runs.push(v);
         }
         // The median run by time stands for the level; with several seeds the
@@ -628,6 +629,11 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             "seconds": v["seconds"],
             "best_seconds": v["best_seconds"],
         });
+        // Why a run could not give a status (the first such run's reason).
+        let error = runs.iter().find_map(|r| r["error"].as_str());
+        if let Some(e) = error {
+            row["error"] = json!(e);
+        }
         if seeded {
             row["fastest"] = json!(secs(&runs[0]));
             row["slowest"] = json!(secs(&runs[runs.len() - 1]));
@@ -639,7 +645,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 name,
                 row["status"].as_str().unwrap_or("error"),
                 v["belts"].as_u64().map_or("-".into(), |b| b.to_string()),
-                v["iterations"].as_u64().unwrap_or(0),
+                v["iterations"]
+                    .as_u64()
+                    .map_or("-".into(), |i| i.to_string()),
                 secs(v)
             );
             if seeded {
@@ -654,6 +662,19 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 v["best_seconds"]
                     .as_f64()
                     .map_or("-".into(), |b| format!("{b:.2}"))
+            );
+            if let Some(e) = error {
+                println!("  error: {e}");
+            }
+        } else {
+            // The table's rows show progress as they come; JSON comes at the
+            // end, so say on stderr how far the bench is.
+            eprintln!(
+                "bench: {}/{} {name}: {} ({:.2}s)",
+                rows.len() + 1,
+                files.len(),
+                row["status"].as_str().unwrap_or("error"),
+                secs(v)
             );
         }
         rows.push(row);
@@ -674,13 +695,14 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         println!("{}", json!({"levels": rows, "totals": totals}));
     } else {
         println!(
-            "total: {} levels, {} optimal, {} solved, {} unsolvable, {} unknown, {} errors, {:.1}s",
+            "total: {} levels, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s",
             rows.len(),
             count("optimal"),
             count("solved"),
             count("unsolvable"),
             count("unknown"),
             count("error"),
+            if count("error") == 1 { "" } else { "s" },
             seconds
         );
         if seeded {
@@ -691,5 +713,83 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             );
         }
     }
+    if count("error") > 0 {
+        // Every level ran, but some could not be judged: a script must not
+        // take this bench for a complete one.
+        return Ok(EXIT_BAD_INPUT);
+    }
     Ok(EXIT_OK)
+}
+
+/// A bench row for a run that gave no report: status `error`, and why.
+fn run_error(t: Instant, why: String) -> serde_json::Value {
+    json!({"status": "error", "seconds": t.elapsed().as_secs_f64(), "error": why})
+}
+
+/// Why a `frosted solve` run printed no JSON: its `error:` line (with the
+/// position of a parse error), a panic's message, or how it ended.
+fn run_failure(out: &std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut lines = stderr.lines();
+    while let Some(l) = lines.next() {
+        if let Some(msg) = l.strip_prefix("error: ") {
+            return match lines
+                .next()
+                .and_then(|n| n.trim_start().strip_prefix("--> "))
+            {
+                Some(at) => format!("{msg} (at {at})"),
+                None => msg.to_string(),
+            };
+        }
+        if l.contains("panicked at") {
+            let what = lines.next().unwrap_or("").trim();
+            let at = l.trim_end_matches(':');
+            return format!("frosted solve crashed ({at}: {what}); please report it");
+        }
+    }
+    match out.status.code() {
+        Some(c) => format!("frosted solve exited with code {c} without a report"),
+        None => "frosted solve was killed by a signal".to_string(),
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::run_failure;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{ExitStatus, Output};
+
+    fn output(code: i32, stderr: &str) -> Output {
+        Output {
+            // A wait status: the exit code in the second byte.
+            status: ExitStatus::from_raw(code << 8),
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn why_a_run_gave_no_report() {
+        let parse = output(2, "error: unknown token `?`\n --> a.txt:1:6\n  |\n");
+        assert_eq!(run_failure(&parse), "unknown token `?` (at a.txt:1:6)");
+        let plain = output(2, "progress: 2.0s\nerror: cannot read a.txt: gone\n");
+        assert_eq!(run_failure(&plain), "cannot read a.txt: gone");
+        let panic = output(
+            101,
+            "thread 'main' panicked at src/sim.rs:1:2:\nindex out of bounds\n",
+        );
+        assert_eq!(
+            run_failure(&panic),
+            "frosted solve crashed (thread 'main' panicked at src/sim.rs:1:2: index out of bounds); please report it"
+        );
+        assert_eq!(
+            run_failure(&output(7, "")),
+            "frosted solve exited with code 7 without a report"
+        );
+        let killed = Output {
+            status: ExitStatus::from_raw(9),
+            ..output(0, "")
+        };
+        assert_eq!(run_failure(&killed), "frosted solve was killed by a signal");
+    }
 }

@@ -1,7 +1,7 @@
 //! `frosted bench`. Its time columns vary and are dropped or replaced by
 //! `[time]`.
 
-use crate::{command_line, run};
+use crate::{command_line, run, run_in, scratch};
 
 #[test]
 fn bench_table() {
@@ -77,4 +77,34 @@ fn bench_bad_timeouts() {
             insta::assert_snapshot!(run(&args));
         });
     }
+}
+
+/// A level that cannot be run gets `error` with the reason (the parse
+/// error and where it is), the others are still solved, and the exit code
+/// says the bench is not complete. With `--json`, stderr shows progress.
+#[test]
+fn bench_reports_why_a_level_failed() {
+    let dir = scratch(
+        "bench_error",
+        &[("a-bad.txt", b"+> . ?\n"), ("b-good.txt", b"+> . ->\n")],
+    );
+    let args = ["bench", "--json", "."];
+    snap!(run_in(&dir, &args), &args);
+
+    let table = run_in(&dir, &["bench", "."]);
+    assert!(table.starts_with("exit: 2"), "{table}");
+    let lines: Vec<&str> = table.lines().collect();
+    let bad = lines
+        .iter()
+        .position(|l| l.starts_with("a-bad.txt") && l.contains(" error "))
+        .expect("an error row");
+    assert_eq!(
+        lines[bad + 1],
+        "  error: unknown token `?` (expected . ^ v < > # +d +d? -d -d? -dk kd xd bdk T- T+d U- U+d *) (at ./a-bad.txt:1:6)"
+    );
+    assert!(lines[bad + 2].starts_with("b-good.txt") && lines[bad + 2].contains(" optimal "));
+    assert!(
+        table.contains("1 optimal, 0 solved, 0 unsolvable, 0 unknown, 1 error, "),
+        "{table}"
+    );
 }

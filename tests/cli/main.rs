@@ -175,6 +175,12 @@ pub(crate) fn normalize(s: &str) -> String {
                     .join(" ")
             } else if l.starts_with("progress:") {
                 String::new()
+            } else if l.starts_with("bench: ") && l.ends_with("s)") {
+                // bench's progress line: `bench: 1/2 LEVEL: STATUS (0.01s)`.
+                match l.rsplit_once(" (") {
+                    Some((head, _)) => format!("{head} ([time])"),
+                    None => l.to_string(),
+                }
             } else {
                 let mut out = String::new();
                 let mut rest = l;

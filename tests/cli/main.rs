@@ -37,6 +37,26 @@ macro_rules! snap {
     };
 }
 
+/// Runs `$body` once per level of `levels/` (found by `insta::glob!`, so one
+/// snapshot each), with `$l` the [`RepoLevel`] and its name as the snapshot
+/// suffix; `needs = solution` (or `wrong`) keeps only the levels with that file.
+macro_rules! each_level {
+    (|$l:ident| $body:block) => {
+        each_level!(needs = level, |$l| $body)
+    };
+    (needs = $file:ident, |$l:ident| $body:block) => {
+        insta::glob!("../../levels", "*/*.txt", |path| {
+            let Some($l) = $crate::RepoLevel::from_glob(path) else {
+                return;
+            };
+            if !$crate::exists(&$l.$file) {
+                return;
+            }
+            insta::with_settings!({ snapshot_suffix => $l.suffix.as_str() }, $body);
+        });
+    };
+}
+
 mod bench;
 mod decode;
 mod dump_cnf;

@@ -1,16 +1,11 @@
 //! `frosted show`: drawings of the repository's levels and of every entity.
 
-use crate::{scratch, RepoLevel};
+use crate::scratch;
 
 #[test]
 fn level() {
-    insta::glob!("../../levels", "*/*.txt", |path| {
-        let Some(l) = RepoLevel::from_glob(path) else {
-            return;
-        };
-        insta::with_settings!({ snapshot_suffix => l.suffix.as_str() }, {
-            assert_cmd_snapshot!(&["show", &l.level]);
-        });
+    each_level!(|l| {
+        assert_cmd_snapshot!(&["show", &l.level]);
     });
 }
 

@@ -1,35 +1,26 @@
 //! `frosted simulate`: traces of the repository's levels, final boards, and runs
 //! through crossovers, teleporters and bumpers.
 
-use crate::{exists, scratch, RepoLevel};
+use crate::scratch;
 
 #[test]
 fn trace_solution() {
-    insta::glob!("../../levels", "*/*.txt", |path| {
-        let Some(l) = RepoLevel::from_glob(path) else {
-            return;
-        };
-        if !exists(&l.solution) {
-            return;
-        }
-        insta::with_settings!({ snapshot_suffix => l.suffix.as_str() }, {
-            assert_cmd_snapshot!(&["simulate", "--trace", "--ticks", "12", &l.level, &l.solution]);
-        });
+    each_level!(needs = solution, |l| {
+        assert_cmd_snapshot!(&[
+            "simulate",
+            "--trace",
+            "--ticks",
+            "12",
+            &l.level,
+            &l.solution
+        ]);
     });
 }
 
 #[test]
 fn final_board_of_wrong_layout() {
-    insta::glob!("../../levels", "*/*.txt", |path| {
-        let Some(l) = RepoLevel::from_glob(path) else {
-            return;
-        };
-        if !exists(&l.wrong) {
-            return;
-        }
-        insta::with_settings!({ snapshot_suffix => l.suffix.as_str() }, {
-            assert_cmd_snapshot!(&["simulate", &l.level, &l.wrong]);
-        });
+    each_level!(needs = wrong, |l| {
+        assert_cmd_snapshot!(&["simulate", &l.level, &l.wrong]);
     });
 }
 

@@ -1,38 +1,22 @@
 //! `frosted verify`: the verdicts on the repository's levels, the JSON form, and
 //! every kind of bad input.
 
-use crate::{exists, scratch, RepoLevel};
+use crate::scratch;
 
 /// The level of the rules' section 6, used by the bad-input tests below.
 const LEVEL: &[u8] = b".   .   .   .   .\n+>  .   .   .   ->\n.   .   .   .   .\n";
 
 #[test]
 fn solution() {
-    insta::glob!("../../levels", "*/*.txt", |path| {
-        let Some(l) = RepoLevel::from_glob(path) else {
-            return;
-        };
-        if !exists(&l.solution) {
-            return;
-        }
-        insta::with_settings!({ snapshot_suffix => l.suffix.as_str() }, {
-            assert_cmd_snapshot!(&["verify", &l.level, &l.solution]);
-        });
+    each_level!(needs = solution, |l| {
+        assert_cmd_snapshot!(&["verify", &l.level, &l.solution]);
     });
 }
 
 #[test]
 fn wrong() {
-    insta::glob!("../../levels", "*/*.txt", |path| {
-        let Some(l) = RepoLevel::from_glob(path) else {
-            return;
-        };
-        if !exists(&l.wrong) {
-            return;
-        }
-        insta::with_settings!({ snapshot_suffix => l.suffix.as_str() }, {
-            assert_cmd_snapshot!(&["verify", &l.level, &l.wrong]);
-        });
+    each_level!(needs = wrong, |l| {
+        assert_cmd_snapshot!(&["verify", &l.level, &l.wrong]);
     });
 }
 

@@ -2,7 +2,7 @@
 //! line.
 
 use super::{
-    display_name, load_level, read_bounded, CliError, EXIT_BAD_INPUT, EXIT_NO, EXIT_OK,
+    display_name, interrupt, load_level, read_bounded, CliError, EXIT_BAD_INPUT, EXIT_NO, EXIT_OK,
     EXIT_UNKNOWN,
 };
 use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
@@ -237,6 +237,9 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// during a long one (which says how long it has been running).
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
+/// How often the wait for the solve loop looks for a Ctrl-C.
+const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
+
 /// The best layout, the counts at the last SAT call's start, and when the last
 /// progress line was printed (or the solve started): shared by the solve
 /// thread, which prints at the start of a SAT call, and the waiting one, which
@@ -315,18 +318,22 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
         });
     }
     let deadline = opts.timeout.map(|t| start + t + Duration::from_millis(500));
+    interrupt::catch();
     let received = loop {
+        // Short waits, so that Ctrl-C is answered at once.
         let wait = match deadline {
-            Some(d) => d
-                .saturating_duration_since(Instant::now())
-                .min(PROGRESS_EVERY),
+            Some(d) => d.saturating_duration_since(Instant::now()),
             None => PROGRESS_EVERY,
-        };
+        }
+        .min(INTERRUPT_CHECK);
         match rx.recv_timeout(wait) {
+            // A `cmd:` solver gets the Ctrl-C too and fails the call: report
+            // the interrupt, not that failure.
+            Ok(Err(_)) if interrupt::interrupted() => break None,
             Ok(r) => break Some(r),
             Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if interrupt::interrupted() || deadline.is_some_and(|d| Instant::now() >= d) {
                     break None;
                 }
                 // A long SAT call: say so, unless a line came recently.
@@ -359,11 +366,24 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 } else {
                     Status::Unknown
                 },
-                claim: if layout.is_some() {
-                    "verified by the simulator; timed out before proving it minimal".into()
-                } else {
-                    "timed out before a layout or a proof".into()
-                },
+                claim: format!(
+                    "{}{} before {}",
+                    if layout.is_some() {
+                        "verified by the simulator; "
+                    } else {
+                        ""
+                    },
+                    if interrupt::interrupted() {
+                        "interrupted (Ctrl-C)"
+                    } else {
+                        "timed out"
+                    },
+                    if layout.is_some() {
+                        "proving it minimal"
+                    } else {
+                        "a layout or a proof"
+                    }
+                ),
                 layout,
                 belts,
                 variables: last.map_or(0, |p| p.variables),
@@ -566,6 +586,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     let exe = std::env::current_exe()
         .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
     let mut rows = Vec::new();
+    // Ctrl-C reaches the running `frosted solve` too, which reports what it
+    // has; the bench then stops after that level and prints what it has.
+    interrupt::catch();
     if !a.json {
         print!(
             "{:<44} {:>10} {:>6} {:>10} {:>9}",
@@ -606,6 +629,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 Err(e) => run_error(t, format!("cannot run frosted solve: {e}")),
             };
             runs.push(v);
+            if interrupt::interrupted() {
+                break;
+            }
         }
         // The median run by time stands for the level; with several seeds the
         // status is that run's if all agree, else "mixed".
@@ -678,10 +704,14 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             );
         }
         rows.push(row);
+        if interrupt::interrupted() {
+            break;
+        }
     }
+    let interrupted = interrupt::interrupted();
     let count = |s: &str| rows.iter().filter(|r| r["status"] == s).count();
     let seconds: f64 = rows.iter().filter_map(|r| r["seconds"].as_f64()).sum();
-    let totals = json!({
+    let mut totals = json!({
         "levels": rows.len(),
         "optimal": count("optimal"),
         "solved": count("solved"),
@@ -691,12 +721,16 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         "mixed": count("mixed"),
         "seconds": seconds,
     });
+    if interrupted {
+        totals["interrupted"] = json!(true);
+    }
     if a.json {
         println!("{}", json!({"levels": rows, "totals": totals}));
     } else {
         println!(
-            "total: {} levels, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s",
+            "total: {} level{}, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s",
             rows.len(),
+            if rows.len() == 1 { "" } else { "s" },
             count("optimal"),
             count("solved"),
             count("unsolvable"),
@@ -712,6 +746,19 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 a.seeds
             );
         }
+    }
+    if interrupted {
+        let line = format!(
+            "interrupted (Ctrl-C) after {} of {} levels",
+            rows.len(),
+            files.len()
+        );
+        if a.json {
+            eprintln!("bench: {line}");
+        } else {
+            println!("{line}");
+        }
+        return Ok(EXIT_UNKNOWN);
     }
     if count("error") > 0 {
         // Every level ran, but some could not be judged: a script must not

@@ -108,3 +108,27 @@ fn bench_reports_why_a_level_failed() {
         "{table}"
     );
 }
+
+/// Ctrl-C during a bench: the level being solved ends as its run reports
+/// (here its timeout), the bench stops there, prints what it has, says it
+/// was interrupted, and exits 3.
+#[cfg(unix)]
+#[test]
+fn bench_ctrl_c_stops_after_the_level_in_hand() {
+    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+        return;
+    };
+    let dir = scratch("bench_ctrl_c", &[("b-tiny.txt", b"+> . ->\n")]);
+    std::fs::copy(&level, dir.join("a-slow.txt")).expect("copy level");
+    // Only the bench gets the Ctrl-C (not its `frosted solve`), once it has
+    // printed its header.
+    let run = crate::interrupted_run(&dir, &["bench", "--timeout", "3", "."], true, |l| {
+        l.starts_with("level ")
+    });
+    assert_eq!(run.code, Some(3), "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    assert!(lines[1].starts_with("a-slow.txt"), "{}", run.stdout);
+    assert!(lines[2].starts_with("total: 1 level, "), "{}", run.stdout);
+    assert_eq!(lines[3], "interrupted (Ctrl-C) after 1 of 2 levels");
+}

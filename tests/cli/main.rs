@@ -269,3 +269,86 @@ fn no_subcommand() {
 fn unknown_subcommand() {
     assert_cmd_snapshot!(&["frost"]);
 }
+
+/// `../shared/ff-levels/<relative>`, or `None` with a SKIPPED line when
+/// `../shared` is absent (never in CI, where it must be there).
+pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ff-levels");
+    if dir.is_dir() {
+        return Some(dir.join(relative));
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but {} is missing",
+        dir.display()
+    );
+    eprintln!("SKIPPED: {} is absent", dir.display());
+    None
+}
+
+/// What a run interrupted by [`interrupted_run`] gave.
+#[cfg(unix)]
+pub(crate) struct Interrupted {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `frosted args...` in `dir` and sends it a Ctrl-C (SIGINT) as soon as
+/// a line of its stderr (or stdout, with `watch_stdout`) makes `ready` true;
+/// then reads everything it prints until it exits.
+#[cfg(unix)]
+pub(crate) fn interrupted_run(
+    dir: &Path,
+    args: &[&str],
+    watch_stdout: bool,
+    ready: impl Fn(&str) -> bool,
+) -> Interrupted {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frosted"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running the frosted binary");
+    let out: Box<dyn Read + Send> = Box::new(child.stdout.take().expect("stdout"));
+    let err: Box<dyn Read + Send> = Box::new(child.stderr.take().expect("stderr"));
+    let (watched, other) = if watch_stdout { (out, err) } else { (err, out) };
+    let other = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = BufReader::new(other).read_to_string(&mut s);
+        s
+    });
+    let pid = child.id() as libc::pid_t;
+    let mut seen = String::new();
+    let mut sent = false;
+    for line in BufReader::new(watched).lines() {
+        let line = line.expect("reading the child's output");
+        if !sent && ready(&line) {
+            // SAFETY: sends a signal to our own child, which is still running
+            // (its output is still open).
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0, "kill");
+            sent = true;
+        }
+        seen.push_str(&line);
+        seen.push('\n');
+    }
+    let other = other.join().expect("reader thread");
+    let code = child.wait().expect("waiting for frosted").code();
+    assert!(
+        sent,
+        "the run ended before it was ready to interrupt: {seen}"
+    );
+    let (stdout, stderr) = if watch_stdout {
+        (seen, other)
+    } else {
+        (other, seen)
+    };
+    Interrupted {
+        code,
+        stdout,
+        stderr,
+    }
+}

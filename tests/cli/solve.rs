@@ -227,3 +227,58 @@ fn solve_dump_calls_replays_every_call() {
     .expect("write model");
     decode_gives_a_layout(&dir, &name);
 }
+
+/// Ctrl-C during a long solve (09-tropical-rain/11, whose proof does not
+/// end) reports the best verified layout as `solved`, exit 0, and the layout
+/// on stdout solves the level.
+#[cfg(unix)]
+#[test]
+fn solve_ctrl_c_reports_the_best_layout() {
+    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+        return;
+    };
+    let dir = scratch("solve_ctrl_c", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    // Interrupt once a layout is known (a progress line says "best N belts").
+    let run = crate::interrupted_run(&dir, &["solve", "level.txt"], false, |l| {
+        l.starts_with("progress:") && !l.contains("best none")
+    });
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("\nstatus: solved\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "claim: verified by the simulator; interrupted (Ctrl-C) before proving it minimal"
+        ),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(dir.join("layout.txt"), &run.stdout).expect("write layout");
+    let verify = run_in(&dir, &["verify", "level.txt", "layout.txt"]);
+    assert!(verify.starts_with("exit: 0"), "{verify}");
+}
+
+/// Ctrl-C before any layout: `unknown`, exit 3, and the claim says so (at
+/// most 36 belts on 09-tropical-rain/11: no call ends for minutes).
+#[cfg(unix)]
+#[test]
+fn solve_ctrl_c_before_a_layout_is_unknown() {
+    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+        return;
+    };
+    let dir = scratch("solve_ctrl_c_unknown", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let run = crate::interrupted_run(
+        &dir,
+        &["solve", "--json", "--max-belts", "36", "level.txt"],
+        false,
+        |l| l.starts_with("progress:"),
+    );
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(report["status"], "unknown");
+    assert_eq!(
+        report["claim"],
+        "interrupted (Ctrl-C) before a layout or a proof"
+    );
+    assert_eq!(report["layout"], serde_json::Value::Null);
+}

@@ -1,0 +1,35 @@
+//! Ctrl-C during a long `solve` or `bench`. The first interrupt asks them to
+//! stop and report what they have, as at a timeout (`solve`: the best verified
+//! layout as `solved`, or `unknown`; `bench`: the table so far); a second one
+//! ends the process at once, as Ctrl-C usually does.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: libc::c_int) {
+    // Only async-signal-safe work here: an atomic swap, and `_exit`.
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // SAFETY: `_exit` is async-signal-safe and ends the process.
+        unsafe { libc::_exit(130) };
+    }
+}
+
+/// From now on, Ctrl-C (SIGINT) sets [`interrupted`] instead of ending the
+/// process (on Unix; elsewhere Ctrl-C keeps its usual effect).
+pub fn catch() {
+    #[cfg(unix)]
+    // SAFETY: the handler only touches an atomic and calls `_exit`.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+/// Ctrl-C was pressed since [`catch`].
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}

@@ -1,7 +1,8 @@
-//! Ctrl-C during a long `solve` or `bench`. The first interrupt asks them to
-//! stop and report what they have, as at a timeout (`solve`: the best verified
-//! layout as `solved`, or `unknown`; `bench`: the table so far); a second one
-//! ends the process at once, as Ctrl-C usually does.
+//! Ctrl-C (or a SIGTERM, as `timeout` sends) during a long `solve` or `bench`.
+//! The first interrupt asks them to stop and report what they have, as at a
+//! timeout (`solve`: the best verified layout as `solved`, or `unknown`;
+//! `bench`: the table so far); a second one ends the process at once, as
+//! Ctrl-C usually does.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,20 +17,22 @@ extern "C" fn on_interrupt(_: libc::c_int) {
     }
 }
 
-/// From now on, Ctrl-C (SIGINT) sets [`interrupted`] instead of ending the
-/// process (on Unix; elsewhere Ctrl-C keeps its usual effect).
+/// From now on, Ctrl-C (SIGINT) and SIGTERM set [`interrupted`] instead of
+/// ending the process (on Unix; elsewhere they keep their usual effect).
 pub fn catch() {
     #[cfg(unix)]
-    // SAFETY: the handler only touches an atomic and calls `_exit`.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only touches an atomic and calls `_exit`.
+        unsafe {
+            libc::signal(
+                signal,
+                on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
     }
 }
 
-/// Ctrl-C was pressed since [`catch`].
+/// Ctrl-C was pressed (or SIGTERM came) since [`catch`].
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }

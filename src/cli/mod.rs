@@ -58,8 +58,9 @@ pub enum Command {
     /// status, what it claims, belts, iterations, formula size, and where the
     /// time went (SAT calls split into searching, improving the best layout, and
     /// proving, plus when the best layout was found).
-    /// Ctrl-C stops it as a timeout does (the best verified layout so far is
-    /// printed, `solved`, or `unknown` without one); a second Ctrl-C ends it at once.
+    /// Ctrl-C (or SIGTERM) stops it as a timeout does (the best verified layout
+    /// so far is printed, `solved`, or `unknown` without one); a second one ends
+    /// it at once.
     /// Exit 0 solved, 1 unsolvable, 3 unknown (timeout), 2 bad input.
     Solve(solve::Args),
     /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
@@ -82,7 +83,7 @@ pub enum Command {
     /// layout was found ("best at"), then the totals. A level that could not be
     /// run (a file that does not parse, a crash) gets the status `error` and a
     /// line saying why. With --json, a line per level on stderr shows progress.
-    /// Ctrl-C stops the bench after the level in hand (whose run reports what
+    /// Ctrl-C (or SIGTERM) stops the bench after the level in hand (whose run reports what
     /// it has) and prints the table so far.
     /// Exit 0 when every level got a status (whichever), 2 on bad arguments or
     /// when some level got `error`, 3 when interrupted.

@@ -237,7 +237,7 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// during a long one (which says how long it has been running).
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
-/// How often the wait for the solve loop looks for a Ctrl-C.
+/// How often the wait for the solve loop looks for a Ctrl-C or SIGTERM.
 const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 
 /// The best layout, the counts at the last SAT call's start, and when the last
@@ -374,7 +374,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                         ""
                     },
                     if interrupt::interrupted() {
-                        "interrupted (Ctrl-C)"
+                        "interrupted"
                     } else {
                         "timed out"
                     },
@@ -748,11 +748,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         }
     }
     if interrupted {
-        let line = format!(
-            "interrupted (Ctrl-C) after {} of {} levels",
-            rows.len(),
-            files.len()
-        );
+        let line = format!("interrupted after {} of {} levels", rows.len(), files.len());
         if a.json {
             eprintln!("bench: {line}");
         } else {

@@ -122,13 +122,17 @@ fn bench_ctrl_c_stops_after_the_level_in_hand() {
     std::fs::copy(&level, dir.join("a-slow.txt")).expect("copy level");
     // Only the bench gets the Ctrl-C (not its `frosted solve`), once it has
     // printed its header.
-    let run = crate::interrupted_run(&dir, &["bench", "--timeout", "3", "."], true, |l| {
-        l.starts_with("level ")
-    });
+    let run = crate::interrupted_run(
+        &dir,
+        &["bench", "--timeout", "3", "."],
+        libc::SIGINT,
+        true,
+        |l| l.starts_with("level "),
+    );
     assert_eq!(run.code, Some(3), "{}{}", run.stdout, run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{}", run.stdout);
     assert!(lines[1].starts_with("a-slow.txt"), "{}", run.stdout);
     assert!(lines[2].starts_with("total: 1 level, "), "{}", run.stdout);
-    assert_eq!(lines[3], "interrupted (Ctrl-C) after 1 of 2 levels");
+    assert_eq!(lines[3], "interrupted after 1 of 2 levels");
 }

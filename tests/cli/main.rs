@@ -294,13 +294,14 @@ pub(crate) struct Interrupted {
     pub stderr: String,
 }
 
-/// Runs `frosted args...` in `dir` and sends it a Ctrl-C (SIGINT) as soon as
-/// a line of its stderr (or stdout, with `watch_stdout`) makes `ready` true;
-/// then reads everything it prints until it exits.
+/// Runs `frosted args...` in `dir` and sends it `signal` (`libc::SIGINT`:
+/// Ctrl-C) as soon as a line of its stderr (or stdout, with `watch_stdout`)
+/// makes `ready` true; then reads everything it prints until it exits.
 #[cfg(unix)]
 pub(crate) fn interrupted_run(
     dir: &Path,
     args: &[&str],
+    signal: libc::c_int,
     watch_stdout: bool,
     ready: impl Fn(&str) -> bool,
 ) -> Interrupted {
@@ -329,7 +330,7 @@ pub(crate) fn interrupted_run(
         if !sent && ready(&line) {
             // SAFETY: sends a signal to our own child, which is still running
             // (its output is still open).
-            assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0, "kill");
+            assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill");
             sent = true;
         }
         seen.push_str(&line);

@@ -240,15 +240,14 @@ fn solve_ctrl_c_reports_the_best_layout() {
     let dir = scratch("solve_ctrl_c", &[]);
     std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     // Interrupt once a layout is known (a progress line says "best N belts").
-    let run = crate::interrupted_run(&dir, &["solve", "level.txt"], false, |l| {
+    let run = crate::interrupted_run(&dir, &["solve", "level.txt"], libc::SIGINT, false, |l| {
         l.starts_with("progress:") && !l.contains("best none")
     });
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stderr.contains("\nstatus: solved\n"), "{}", run.stderr);
     assert!(
-        run.stderr.contains(
-            "claim: verified by the simulator; interrupted (Ctrl-C) before proving it minimal"
-        ),
+        run.stderr
+            .contains("claim: verified by the simulator; interrupted before proving it minimal"),
         "{}",
         run.stderr
     );
@@ -257,8 +256,9 @@ fn solve_ctrl_c_reports_the_best_layout() {
     assert!(verify.starts_with("exit: 0"), "{verify}");
 }
 
-/// Ctrl-C before any layout: `unknown`, exit 3, and the claim says so (at
-/// most 36 belts on 09-tropical-rain/11: no call ends for minutes).
+/// SIGTERM (what `timeout` sends) before any layout: `unknown`, exit 3, and
+/// the claim says so (at most 36 belts on 09-tropical-rain/11: no call ends
+/// for minutes).
 #[cfg(unix)]
 #[test]
 fn solve_ctrl_c_before_a_layout_is_unknown() {
@@ -270,15 +270,13 @@ fn solve_ctrl_c_before_a_layout_is_unknown() {
     let run = crate::interrupted_run(
         &dir,
         &["solve", "--json", "--max-belts", "36", "level.txt"],
+        libc::SIGTERM,
         false,
         |l| l.starts_with("progress:"),
     );
     assert_eq!(run.code, Some(3), "{}", run.stderr);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(report["status"], "unknown");
-    assert_eq!(
-        report["claim"],
-        "interrupted (Ctrl-C) before a layout or a proof"
-    );
+    assert_eq!(report["claim"], "interrupted before a layout or a proof");
     assert_eq!(report["layout"], serde_json::Value::Null);
 }

@@ -1,6 +1,6 @@
 //! `solve` on every backend: the same checks run against varisat, CaDiCaL (with
-//! the `cadical` feature) and a DIMACS solver binary (`cmd:cadical`, installed by
-//! `.ci/run`).
+//! the `cadical` feature) and DIMACS solver binaries (`cmd:cadical` and
+//! `cmd:minisat`, installed by `.ci/run`).
 
 mod common;
 
@@ -200,20 +200,22 @@ fn check_unsolvable(solver: SolverChoice, threads: usize) {
     }
 }
 
-/// A DIMACS solver on PATH, if any (CI installs Debian's `cadical`).
-fn dimacs_solver() -> Option<SolverChoice> {
-    let found = std::process::Command::new("cadical")
-        .arg("--version")
+/// The DIMACS solver `program` as a backend, if it is on PATH (CI installs
+/// Debian's `cadical` and `minisat`).
+fn dimacs_solver(program: &str) -> Option<SolverChoice> {
+    // Both answer `--help` (MiniSat has no `--version`).
+    let found = std::process::Command::new(program)
+        .arg("--help")
         .output()
         .is_ok();
     if !found {
         if std::env::var_os("CI").is_some() {
-            panic!("CI is set but the `cadical` binary is not installed");
+            panic!("CI is set but the `{program}` binary is not installed");
         }
-        eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+        eprintln!("SKIPPED: no `{program}` binary on PATH (apt-get install {program})");
         return None;
     }
-    Some(SolverChoice::Command("cadical".into()))
+    Some(SolverChoice::Command(program.into()))
 }
 
 macro_rules! backend_tests {
@@ -244,7 +246,9 @@ macro_rules! backend_tests {
 backend_tests!(varisat, Some(SolverChoice::Varisat));
 // Two racing copies (`--threads 2`).
 backend_tests!(varisat_racing, Some(SolverChoice::Varisat), 2);
-backend_tests!(dimacs_cadical, dimacs_solver());
+backend_tests!(dimacs_cadical, dimacs_solver("cadical"));
+// MiniSat writes its model to a result file, not as `v` lines.
+backend_tests!(dimacs_minisat, dimacs_solver("minisat"));
 #[cfg(feature = "cadical")]
 backend_tests!(cadical, Some(SolverChoice::Cadical));
 

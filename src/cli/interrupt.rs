@@ -10,11 +10,14 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 #[cfg(unix)]
 extern "C" fn on_interrupt(_: libc::c_int) {
-    // Only async-signal-safe work here: an atomic swap, and `_exit`.
+    // Only async-signal-safe work here: atomics, and `_exit`.
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
         // SAFETY: `_exit` is async-signal-safe and ends the process.
         unsafe { libc::_exit(130) };
     }
+    // A `cmd:` solver running now is killed and its file removed, even when
+    // the signal reached only this process.
+    crate::sat::stop_all();
 }
 
 /// From now on, Ctrl-C (SIGINT) and SIGTERM set [`interrupted`] instead of
@@ -22,7 +25,7 @@ extern "C" fn on_interrupt(_: libc::c_int) {
 pub fn catch() {
     #[cfg(unix)]
     for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only touches an atomic and calls `_exit`.
+        // SAFETY: the handler only touches atomics and calls `_exit`.
         unsafe {
             libc::signal(
                 signal,

@@ -66,8 +66,8 @@ pub enum Command {
     /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
     /// variable's cell and direction.
     DumpCnf(solve::DumpArgs),
-    /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines) for a dumped CNF
-    /// and print the layout it encodes.
+    /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines, or MiniSat's
+    /// result file) for a dumped CNF and print the layout it encodes.
     ///
     /// Prints the layout on stdout in the level format, and on stderr its belts
     /// and the simulator's verdict: a model is a candidate, which may fail

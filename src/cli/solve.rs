@@ -34,7 +34,9 @@ pub struct Args {
     pub timeout: Option<f64>,
     /// The SAT solver: `varisat` (built in), `cadical` (needs the `cadical` cargo
     /// feature), or `cmd:PROGRAM` to run a DIMACS solver binary on each iteration
-    /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian).
+    /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian): one that prints `s` and
+    /// `v` lines, or MiniSat or Glucose (a program named `minisat*` or
+    /// `glucose*`), whose result file is read instead.
     #[arg(long, default_value = "varisat", value_name = "SOLVER")]
     pub solver: String,
     /// Race N copies of the solver on their own threads, each holding the
@@ -327,9 +329,17 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
         }
         .min(INTERRUPT_CHECK);
         match rx.recv_timeout(wait) {
-            // A `cmd:` solver gets the Ctrl-C too and fails the call: report
-            // the interrupt, not that failure.
+            // After a Ctrl-C, the loop may still answer: its `cmd:` solver got
+            // the signal too and failed the call, or was stopped and gave up
+            // (`sat::stop_all`). Report the interrupt, unless the loop finished
+            // a proof.
             Ok(Err(_)) if interrupt::interrupted() => break None,
+            Ok(Ok(r))
+                if interrupt::interrupted()
+                    && !matches!(r.status, Status::Optimal | Status::Unsolvable) =>
+            {
+                break None
+            }
             Ok(r) => break Some(r),
             Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -348,6 +358,13 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
             }
         }
     };
+    if received.is_none() && interrupt::interrupted() {
+        // A `cmd:` solver is being stopped (`sat::stop_all`): give the
+        // loop a moment to kill it and remove its file before we exit.
+        let _ = rx.recv_timeout(Duration::from_millis(300));
+        // The racing copies may still be at it: their files go now.
+        crate::sat::remove_temp_files();
+    }
     match received {
         Some(r) => r.map_err(|e| CliError::bad_input(e.to_string())),
         None => {
@@ -446,7 +463,8 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
 pub struct DecodeArgs {
     /// The level the CNF was dumped from.
     pub level: PathBuf,
-    /// The SAT solver's output: `s SATISFIABLE` and `v` lines (`-` for stdin).
+    /// The SAT solver's output: `s SATISFIABLE` and `v` lines, or MiniSat's
+    /// result file (`SAT` and the model); `-` for stdin.
     pub model: PathBuf,
 }
 

@@ -43,11 +43,53 @@ pub fn write_with_assumptions<'a>(
     );
 }
 
+/// Sets the model's value of every literal on `line` (0-based line `i`);
+/// literals beyond the model are ignored.
+fn literals(i: usize, line: &str, model: &mut [bool]) -> Result<(), String> {
+    for tok in line.split_whitespace() {
+        let n: i64 = tok
+            .parse()
+            .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
+        let var = n.unsigned_abs() as usize;
+        if var >= 1 && var <= model.len() {
+            model[var - 1] = n > 0;
+        }
+    }
+    Ok(())
+}
+
 /// Reads a solver's output: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` and
-/// `v` lines with the model. Variables the model does not mention are false.
+/// `v` lines with the model (the SAT competitions' form), or else MiniSat's
+/// result file (a line `SAT`, `UNSAT` or `INDET`, then the model's literals,
+/// ended by `0`). Variables the model does not mention are false.
 pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
+    let has_status_line = text.lines().any(|l| l.trim().starts_with("s "));
     let mut status = None;
     let mut model = vec![false; n_vars as usize];
+    if !has_status_line {
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        if let Some(k) = lines
+            .iter()
+            .position(|l| matches!(*l, "SAT" | "UNSAT" | "INDET"))
+        {
+            return match lines[k] {
+                "UNSAT" => Ok(Answer::Unsat),
+                "INDET" => Ok(Answer::Unknown),
+                _ => {
+                    // The literals, up to the `0` that ends them.
+                    for (i, line) in lines.iter().enumerate().skip(k + 1) {
+                        let toks: Vec<&str> = line.split_whitespace().collect();
+                        let end = toks.iter().position(|&t| t == "0");
+                        literals(i, &toks[..end.unwrap_or(toks.len())].join(" "), &mut model)?;
+                        if end.is_some() {
+                            return Ok(Answer::Sat(model));
+                        }
+                    }
+                    Err("MiniSat's `SAT` without a model ended by 0".into())
+                }
+            };
+        }
+    }
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if let Some(s) = line.strip_prefix("s ") {
@@ -61,21 +103,16 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
             line.strip_prefix("v ")
                 .or(if line == "v" { Some("") } else { None })
         {
-            for tok in v.split_whitespace() {
-                let n: i64 = tok
-                    .parse()
-                    .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
-                let var = n.unsigned_abs() as usize;
-                if var >= 1 && var <= model.len() {
-                    model[var - 1] = n > 0;
-                }
-            }
+            literals(i, v, &mut model)?;
         }
     }
     match status {
         Some(true) => Ok(Answer::Sat(model)),
         Some(false) => Ok(Answer::Unsat),
-        None => Err("no `s SATISFIABLE` or `s UNSATISFIABLE` line in the solver output".into()),
+        None => Err(
+            "no `s SATISFIABLE` or `s UNSATISFIABLE` line (nor MiniSat's `SAT` or `UNSAT`) in the solver output"
+                .into(),
+        ),
     }
 }
 
@@ -94,5 +131,21 @@ mod tests {
         assert_eq!(a, Answer::Sat(vec![true, false]));
         assert_eq!(parse_output("s UNSATISFIABLE\n", 2).unwrap(), Answer::Unsat);
         assert!(parse_output("garbage\n", 2).is_err());
+    }
+
+    /// MiniSat's result file, alone or after its banner on stdout.
+    #[test]
+    fn parses_minisat_result() {
+        let banner = "WARNING: for repeatability\n| Number of variables: 3 |\n";
+        let a = parse_output(&format!("{banner}SAT\n1 -2\n3 0\nSATISFIABLE\n"), 3).unwrap();
+        assert_eq!(a, Answer::Sat(vec![true, false, true]));
+        assert_eq!(parse_output("UNSAT\n", 3).unwrap(), Answer::Unsat);
+        assert_eq!(parse_output("INDET\n", 3).unwrap(), Answer::Unknown);
+        // A model cut short (no `0`) or with a bad literal is an error.
+        assert!(parse_output("SAT\n1 -2\n", 3).is_err());
+        assert!(parse_output("SAT\n1 x 0\n", 3).is_err());
+        // `s` lines win: "SAT" in a competition solver's comment is not read.
+        let b = parse_output("c SAT\ns SATISFIABLE\nv -1 0\n", 1).unwrap();
+        assert_eq!(b, Answer::Sat(vec![false]));
     }
 }

@@ -9,8 +9,26 @@ pub mod elim;
 pub mod race;
 
 use rustsat::types::{Clause, Lit};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 use varisat::ExtendFormula;
+
+/// Set when the whole program is asked to stop (Ctrl-C in the command line).
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every running call that can be interrupted (a `cmd:` solver, CaDiCaL)
+/// to stop as at its deadline, with [`Answer::Unknown`], and every later call
+/// too. Only stores an atomic, so a signal handler may call it.
+pub fn stop_all() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// [`stop_all`] was called, or `deadline` has passed.
+fn must_stop(deadline: Option<Instant>) -> bool {
+    STOP.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d)
+}
 
 /// The answer to one solver call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +45,8 @@ pub enum Answer {
 pub trait Backend {
     fn add_clause(&mut self, clause: &Clause);
     /// Solves under `assumptions`. `n_vars` is the number of variables in use (the
-    /// model returned covers at least those). Stops with `Unknown` at `deadline` if
-    /// the backend can be interrupted.
+    /// model returned covers at least those). Stops with `Unknown` at `deadline`
+    /// or at [`stop_all`] if the backend can be interrupted.
     fn solve(
         &mut self,
         assumptions: &[Lit],
@@ -171,16 +189,13 @@ mod cadical {
             n_vars: u32,
             deadline: Option<Instant>,
         ) -> Result<Answer, String> {
-            match deadline {
-                Some(d) => self.solver.attach_terminator(move || {
-                    if Instant::now() >= d {
-                        ControlSignal::Terminate
-                    } else {
-                        ControlSignal::Continue
-                    }
-                }),
-                None => self.solver.detach_terminator(),
-            }
+            self.solver.attach_terminator(move || {
+                if super::must_stop(deadline) {
+                    ControlSignal::Terminate
+                } else {
+                    ControlSignal::Continue
+                }
+            });
             match self
                 .solver
                 .solve_assumps(assumptions)
@@ -210,8 +225,45 @@ mod cadical {
     }
 }
 
-/// Runs a DIMACS solver binary (`cadical`, `minisat`, `kissat`, ...) on every call:
-/// the whole formula plus the assumptions as unit clauses goes to a temporary file.
+/// The formula files of the `cmd:` calls running now, so that a program
+/// that is stopping can remove them before it exits ([`remove_temp_files`]).
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Writes `text` to the new file `path` and registers it, unless
+/// [`stop_all`] was called (then `false`, and no file). The registry is
+/// locked while writing, so [`remove_temp_files`] never misses a file.
+fn write_temp_file(path: &Path, text: &str) -> Result<bool, String> {
+    let mut files = TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner());
+    if STOP.load(Ordering::SeqCst) {
+        return Ok(false);
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    files.push(path.to_path_buf());
+    Ok(true)
+}
+
+/// Removes `path` and forgets it.
+fn remove_temp_file(path: &Path) {
+    let mut files = TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner());
+    files.retain(|p| p != path);
+    let _ = std::fs::remove_file(path);
+}
+
+/// Removes the formula files of every `cmd:` call still running: for a
+/// program that exits after [`stop_all`] without waiting for its calls.
+pub fn remove_temp_files() {
+    let mut files = TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner());
+    for p in files.drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Runs a DIMACS solver binary on every call: the whole formula plus the
+/// assumptions as unit clauses goes to a temporary file. Solvers that print
+/// SAT-competition `s` and `v` lines (`cadical`, `kissat`, ...) are run as
+/// `PROGRAM FILE`; MiniSat and Glucose (a program named `minisat*` or
+/// `glucose*`), which print no model, as `PROGRAM FILE /dev/stdout`, so that
+/// their result file (`SAT` and the model) comes on stdout.
 pub struct CommandBackend {
     program: String,
     clauses: Vec<Clause>,
@@ -223,6 +275,58 @@ impl CommandBackend {
             program: program.to_string(),
             clauses: Vec::new(),
         }
+    }
+
+    /// MiniSat's way: the answer goes to a result file named after the input.
+    fn writes_result_file(&self) -> bool {
+        let name = Path::new(&self.program)
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        name.starts_with("minisat") || name.starts_with("glucose")
+    }
+
+    /// Runs the program on the formula file `path` until it ends or must
+    /// stop (then `None`); returns its stdout.
+    fn run(&self, path: &Path, deadline: Option<Instant>) -> Result<Option<String>, String> {
+        use std::process::{Command, Stdio};
+        let mut cmd = Command::new(&self.program);
+        cmd.arg(path);
+        if self.writes_result_file() {
+            cmd.arg("/dev/stdout");
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run solver `{}`: {e}", self.program))?;
+        let stdout = child.stdout.take();
+        let reader = std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut out) = stdout {
+                use std::io::Read;
+                let _ = out.read_to_string(&mut s);
+            }
+            s
+        });
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if must_stop(deadline) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    let _ = reader.join();
+                    return Ok(None);
+                }
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                Err(e) => {
+                    let _ = child.kill();
+                    return Err(format!("waiting for `{}`: {e}", self.program));
+                }
+            }
+        }
+        Ok(Some(reader.join().unwrap_or_default()))
     }
 }
 
@@ -237,52 +341,22 @@ impl Backend for CommandBackend {
         n_vars: u32,
         deadline: Option<Instant>,
     ) -> Result<Answer, String> {
-        use std::process::{Command, Stdio};
-        let dir = std::env::temp_dir();
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let path = dir.join(format!("frosted-{}-{stamp}.cnf", std::process::id()));
+        let path = std::env::temp_dir().join(format!("frosted-{}-{stamp}.cnf", std::process::id()));
         let mut text = String::new();
         dimacs::write_with_assumptions(&mut text, n_vars, self.clauses.iter(), assumptions, &[]);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        let mut child = Command::new(&self.program)
-            .arg(&path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot run solver `{}`: {e}", self.program))?;
-        let stdout = child.stdout.take();
-        let reader = std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut out) = stdout {
-                use std::io::Read;
-                let _ = out.read_to_string(&mut s);
-            }
-            s
-        });
-        let mut timed_out = false;
-        loop {
-            match child.try_wait() {
-                Ok(Some(_)) => break,
-                Ok(None) => {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        let _ = child.kill();
-                        let _ = child.wait();
-                        timed_out = true;
-                        break;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                }
-                Err(e) => return Err(format!("waiting for `{}`: {e}", self.program)),
-            }
-        }
-        let out = reader.join().unwrap_or_default();
-        let _ = std::fs::remove_file(&path);
-        if timed_out {
+        if !write_temp_file(&path, &text)? {
             return Ok(Answer::Unknown);
         }
-        dimacs::parse_output(&out, n_vars).map_err(|e| format!("solver `{}`: {e}", self.program))
+        let out = self.run(&path, deadline);
+        remove_temp_file(&path);
+        match out? {
+            None => Ok(Answer::Unknown),
+            Some(out) => dimacs::parse_output(&out, n_vars)
+                .map_err(|e| format!("solver `{}`: {e}", self.program)),
+        }
     }
 }

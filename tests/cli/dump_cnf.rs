@@ -16,16 +16,7 @@ fn dump_cnf_header() {
 /// it, decode the model, and verify the layout; and solve through `cmd:cadical`.
 #[test]
 fn dump_solve_with_cadical_decode_verify() {
-    if std::process::Command::new("cadical")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set but `cadical` is not installed"
-        );
-        eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+    if !crate::has_cadical() {
         return;
     }
     let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
@@ -56,4 +47,40 @@ fn dump_solve_with_cadical_decode_verify() {
     let verify = run_in(&dir, &["verify", "level.txt", "solved.txt"]);
     assert!(verify.starts_with("exit: 0"), "{verify}");
     assert!(String::from_utf8_lossy(&solved.stderr).contains("status: optimal"));
+}
+
+/// MiniSat prints no model: it writes `SAT` and the model to a result file,
+/// which `decode` reads as well.
+#[test]
+fn dump_solve_with_minisat_decode_verify() {
+    if std::process::Command::new("minisat")
+        .arg("--help")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set but `minisat` is not installed"
+        );
+        eprintln!("SKIPPED: no `minisat` binary on PATH (apt-get install minisat)");
+        return;
+    }
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
+    let dir = scratch("minisat_round_trip", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let out = run_in(&dir, &["dump-cnf", "level.txt", "-o", "level.cnf"]);
+    assert!(out.starts_with("exit: 0"), "{out}");
+    let ran = std::process::Command::new("minisat")
+        .args(["level.cnf", "model.txt"])
+        .current_dir(&dir)
+        .output()
+        .expect("running minisat");
+    assert_eq!(
+        ran.status.code(),
+        Some(10),
+        "minisat says SAT with exit code 10"
+    );
+    let result = std::fs::read_to_string(dir.join("model.txt")).expect("the result file");
+    assert!(result.starts_with("SAT\n"), "{result}");
+    decode_gives_a_layout(&dir, "the dumped CNF, by minisat");
 }

@@ -286,9 +286,24 @@ pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
     None
 }
 
+/// Debian's `cadical` is on PATH; if not, says SKIPPED (never in CI, which
+/// installs it).
+pub(crate) fn has_cadical() -> bool {
+    if Command::new("cadical").arg("--version").output().is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but `cadical` is not installed"
+    );
+    eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+    false
+}
+
 /// What a run interrupted by [`interrupted_run`] gave.
 #[cfg(unix)]
 pub(crate) struct Interrupted {
+    pub pid: u32,
     pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
@@ -348,6 +363,7 @@ pub(crate) fn interrupted_run(
         (other, seen)
     };
     Interrupted {
+        pid: pid as u32,
         code,
         stdout,
         stderr,

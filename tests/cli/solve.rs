@@ -280,3 +280,37 @@ fn solve_ctrl_c_before_a_layout_is_unknown() {
     assert_eq!(report["claim"], "interrupted before a layout or a proof");
     assert_eq!(report["layout"], serde_json::Value::Null);
 }
+
+/// A Ctrl-C that reaches only `frosted` (not its process group) still stops
+/// the `cmd:cadical` call running at that moment: no solver is left running
+/// on, and its CNF file is removed.
+#[cfg(unix)]
+#[test]
+fn solve_ctrl_c_stops_a_command_solver() {
+    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+        return;
+    };
+    if !crate::has_cadical() {
+        return;
+    }
+    let dir = scratch("solve_ctrl_c_cmd", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let run = crate::interrupted_run(
+        &dir,
+        &["solve", "--solver", "cmd:cadical", "level.txt"],
+        libc::SIGINT,
+        false,
+        |l| l.contains("SAT call running for"),
+    );
+    assert!(matches!(run.code, Some(0 | 3)), "{}", run.stderr);
+    assert!(run.stderr.contains("interrupted before"), "{}", run.stderr);
+    // The backend names its files `frosted-PID-STAMP.cnf`.
+    let prefix = format!("frosted-{}-", run.pid);
+    let left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+        .expect("the temporary folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

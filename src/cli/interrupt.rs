@@ -1,8 +1,9 @@
-//! Ctrl-C (or a SIGTERM, as `timeout` sends) during a long `solve` or `bench`.
-//! The first interrupt asks them to stop and report what they have, as at a
-//! timeout (`solve`: the best verified layout as `solved`, or `unknown`;
-//! `bench`: the table so far); a second one ends the process at once, as
-//! Ctrl-C usually does.
+//! Signals. Ctrl-C (or a SIGTERM, as `timeout` sends) during a long `solve` or
+//! `bench`: the first interrupt asks them to stop and report what they have,
+//! as at a timeout (`solve`: the best verified layout as `solved`, or
+//! `unknown`; `bench`: the table so far); a second one ends the process at
+//! once, as Ctrl-C usually does. And a closed pipe on stdout ends the process
+//! quietly.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -32,6 +33,17 @@ pub fn catch() {
                 on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
             );
         }
+    }
+}
+
+/// Writing to a closed pipe (`frosted bench DIR | head -3`) ends the process
+/// quietly, as it ends `cat` or `grep`, instead of a panic in `println!`
+/// (Rust ignores SIGPIPE by default). Unix only.
+pub fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of a signal.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -175,6 +175,7 @@ pub fn load_pair(level: &Path, layout: Option<&PathBuf>) -> Result<(Level, Level
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
+    interrupt::quiet_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -619,6 +619,12 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     }
     for f in &files {
         let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
+        if !a.json {
+            // The level's name comes first, so that the table shows which
+            // level is being solved; the rest of its row follows.
+            print!("{name:<44}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        }
         let mut runs: Vec<serde_json::Value> = Vec::new();
         for seed in 1..=a.seeds {
             let t = Instant::now();
@@ -685,8 +691,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         }
         if !a.json {
             print!(
-                "{:<44} {:>10} {:>6} {:>10} {:>9.2}",
-                name,
+                " {:>10} {:>6} {:>10} {:>9.2}",
                 row["status"].as_str().unwrap_or("error"),
                 v["belts"].as_u64().map_or("-".into(), |b| b.to_string()),
                 v["iterations"]

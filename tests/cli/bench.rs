@@ -136,3 +136,31 @@ fn bench_ctrl_c_stops_after_the_level_in_hand() {
     assert!(lines[2].starts_with("total: 1 level, "), "{}", run.stdout);
     assert_eq!(lines[3], "interrupted after 1 of 2 levels");
 }
+
+/// `frosted bench DIR | head -1`: the reader goes away, and the bench ends
+/// quietly, killed by SIGPIPE as `cat` would be, not by a panic in
+/// `println!` (which it did).
+#[cfg(unix)]
+#[test]
+fn bench_into_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_frosted"))
+        .args(["bench", "levels/03-targets-flag"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("running the frosted binary");
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("reading stderr");
+    let status = child.wait().expect("waiting for frosted");
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}: {stderr}");
+    assert_eq!(stderr, "");
+}

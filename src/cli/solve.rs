@@ -333,10 +333,11 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
             // the signal too and failed the call, or was stopped and gave up
             // (`sat::stop_all`). Report the interrupt, unless the loop finished
             // a proof.
-            Ok(Err(_)) if interrupt::interrupted() => break None,
-            Ok(Ok(r))
+            Ok(r)
                 if interrupt::interrupted()
-                    && !matches!(r.status, Status::Optimal | Status::Unsolvable) =>
+                    && !r.as_ref().is_ok_and(|r| {
+                        matches!(r.status, Status::Optimal | Status::Unsolvable)
+                    }) =>
             {
                 break None
             }
@@ -368,6 +369,11 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
     match received {
         Some(r) => r.map_err(|e| CliError::bad_input(e.to_string())),
         None => {
+            let why = if interrupt::interrupted() {
+                "interrupted"
+            } else {
+                "timed out"
+            };
             let (layout, last) = shared
                 .lock()
                 .map(|sh| (sh.best.clone(), sh.last.clone()))
@@ -383,24 +389,12 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                 } else {
                     Status::Unknown
                 },
-                claim: format!(
-                    "{}{} before {}",
-                    if layout.is_some() {
-                        "verified by the simulator; "
-                    } else {
-                        ""
-                    },
-                    if interrupt::interrupted() {
-                        "interrupted"
-                    } else {
-                        "timed out"
-                    },
-                    if layout.is_some() {
-                        "proving it minimal"
-                    } else {
-                        "a layout or a proof"
+                claim: match layout {
+                    Some(_) => {
+                        format!("verified by the simulator; {why} before proving it minimal")
                     }
-                ),
+                    None => format!("{why} before a layout or a proof"),
+                },
                 layout,
                 belts,
                 variables: last.map_or(0, |p| p.variables),

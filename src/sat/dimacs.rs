@@ -43,10 +43,14 @@ pub fn write_with_assumptions<'a>(
     );
 }
 
-/// Sets the model's value of every literal on `line` (0-based line `i`);
-/// literals beyond the model are ignored.
-fn literals(i: usize, line: &str, model: &mut [bool]) -> Result<(), String> {
-    for tok in line.split_whitespace() {
+/// Sets the model's value of every literal in `toks`, from the 0-based line
+/// `i`; literals beyond the model (and the closing `0`) are ignored.
+fn literals<'a>(
+    i: usize,
+    toks: impl Iterator<Item = &'a str>,
+    model: &mut [bool],
+) -> Result<(), String> {
+    for tok in toks {
         let n: i64 = tok
             .parse()
             .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
@@ -78,10 +82,8 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
                 _ => {
                     // The literals, up to the `0` that ends them.
                     for (i, line) in lines.iter().enumerate().skip(k + 1) {
-                        let toks: Vec<&str> = line.split_whitespace().collect();
-                        let end = toks.iter().position(|&t| t == "0");
-                        literals(i, &toks[..end.unwrap_or(toks.len())].join(" "), &mut model)?;
-                        if end.is_some() {
+                        literals(i, line.split_whitespace(), &mut model)?;
+                        if line.split_whitespace().any(|t| t == "0") {
                             return Ok(Answer::Sat(model));
                         }
                     }
@@ -103,7 +105,7 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
             line.strip_prefix("v ")
                 .or(if line == "v" { Some("") } else { None })
         {
-            literals(i, v, &mut model)?;
+            literals(i, v.split_whitespace(), &mut model)?;
         }
     }
     match status {

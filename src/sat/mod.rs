@@ -277,7 +277,7 @@ impl CommandBackend {
         }
     }
 
-    /// MiniSat's way: the answer goes to a result file named after the input.
+    /// MiniSat's way: the answer goes to a result file, the second argument.
     fn writes_result_file(&self) -> bool {
         let name = Path::new(&self.program)
             .file_name()

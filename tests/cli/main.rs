@@ -286,17 +286,18 @@ pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
     None
 }
 
-/// Debian's `cadical` is on PATH; if not, says SKIPPED (never in CI, which
-/// installs it).
-pub(crate) fn has_cadical() -> bool {
-    if Command::new("cadical").arg("--version").output().is_ok() {
+/// The solver binary `program` (Debian's `cadical`, `minisat`) is on PATH;
+/// if not, says SKIPPED (never in CI, which installs them).
+pub(crate) fn has_solver(program: &str) -> bool {
+    // Both answer `--help` (MiniSat has no `--version`).
+    if Command::new(program).arg("--help").output().is_ok() {
         return true;
     }
     assert!(
         std::env::var_os("CI").is_none(),
-        "CI is set but `cadical` is not installed"
+        "CI is set but `{program}` is not installed"
     );
-    eprintln!("SKIPPED: no `cadical` binary on PATH (apt-get install cadical)");
+    eprintln!("SKIPPED: no `{program}` binary on PATH (apt-get install {program})");
     false
 }
 

@@ -290,7 +290,7 @@ fn solve_ctrl_c_stops_a_command_solver() {
     let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
         return;
     };
-    if !crate::has_cadical() {
+    if !crate::has_solver("cadical") {
         return;
     }
     let dir = scratch("solve_ctrl_c_cmd", &[]);

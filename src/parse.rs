@@ -28,6 +28,8 @@ pub enum ErrorKind {
     BadLoopThreshold(String),
     Ragged { expected: usize, found: usize },
     EmptyGrid,
+    EmptyFile,
+    LoneCarriageReturn,
     TeleInWithoutOut(char),
     TeleOutWithoutIn(char),
     DuplicateTeleIn(char),
@@ -68,6 +70,12 @@ impl fmt::Display for ErrorKind {
                 "ragged grid: this row has {found} tokens, the first row has {expected}"
             ),
             ErrorKind::EmptyGrid => write!(f, "the level has no grid rows"),
+            ErrorKind::EmptyFile => write!(f, "the file is empty"),
+            ErrorKind::LoneCarriageReturn => write!(
+                f,
+                "a carriage return (CR) inside a line: lines end in LF or CR LF \
+                 (a file from an old Mac? convert it with `tr '\\r' '\\n'`)"
+            ),
             ErrorKind::TeleInWithoutOut(c) => {
                 write!(f, "teleporter in `{c}-` has no teleporter out `{c}+d` of its channel")
             }
@@ -139,7 +147,15 @@ fn display_window(line: &str, col: usize) -> (String, usize) {
         caret += 1;
     }
     for (i, &c) in chars[start.min(end)..end].iter().enumerate() {
-        let shown = if c.is_control() { '␀' } else { c };
+        let shown = match c {
+            // One column, as the caret counts it.
+            '\t' => ' ',
+            // Unicode's control pictures: ␀ for NUL, ␍ for CR, ␡ for DEL.
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
+            '\u{7f}' => '␡',
+            c if c.is_control() => '�',
+            c => c,
+        };
         if start + i < col {
             caret += 1;
         }
@@ -209,6 +225,9 @@ fn tokens(line: &str) -> Vec<Token<'_>> {
 
 /// Parses a level or layout from text.
 pub fn parse(text: &str) -> Result<Level, ParseError> {
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part of
+    // the first line: columns are counted as an editor shows them.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut flags = Flags::default();
     let mut tiles = Vec::new();
     let mut width = None;
@@ -223,6 +242,16 @@ pub fn parse(text: &str) -> Result<Level, ParseError> {
     };
 
     for (ln, raw) in lines.iter().enumerate() {
+        // `lines()` ends lines at LF and CR LF; a lone CR would be whitespace
+        // and join two rows into one without a word.
+        if let Some(b) = raw.find('\r') {
+            return Err(err(
+                ErrorKind::LoneCarriageReturn,
+                ln,
+                raw[..b].chars().count(),
+                1,
+            ));
+        }
         let toks = tokens(raw);
         let Some(first) = toks.first() else { continue };
         if first.text.starts_with(':') {
@@ -269,7 +298,12 @@ pub fn parse(text: &str) -> Result<Level, ParseError> {
     }
     let Some(width) = width else {
         let last = lines.len().saturating_sub(1);
-        return Err(err(ErrorKind::EmptyGrid, last, 0, 1));
+        let kind = if text.trim().is_empty() {
+            ErrorKind::EmptyFile
+        } else {
+            ErrorKind::EmptyGrid
+        };
+        return Err(err(kind, last, 0, 1));
     };
     for ch in [Channel::T, Channel::U] {
         let ins: Vec<_> = tele.iter().filter(|t| t.0 == ch && t.1).collect();
@@ -409,6 +443,26 @@ mod tests {
     }
 
     #[test]
+    fn line_ends_and_a_byte_order_mark() {
+        let lf = parse("+> . ->\n-> . ->\n").unwrap();
+        let crlf = parse("+> . ->\r\n-> . ->\r\n").unwrap();
+        let bom = parse("\u{feff}+> . ->\n-> . ->\n").unwrap();
+        assert_eq!((lf.shape.width, lf.shape.height), (3, 2));
+        assert_eq!(crlf.tiles, lf.tiles);
+        assert_eq!(bom.tiles, lf.tiles);
+        // A lone CR would join two rows: an error at the CR, not a 6x1 level.
+        let e = parse("+> . ->\r-> . ->\r").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LoneCarriageReturn);
+        assert_eq!((e.span.line, e.span.col), (0, 7));
+        // Behind a flag word too (it would have swallowed the file).
+        let e = parse(":comment hi\r+> . ->\n").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LoneCarriageReturn);
+        // Columns after a byte-order mark are the ones an editor shows.
+        let e = parse("\u{feff}+> ?? ->\n").unwrap_err();
+        assert_eq!((e.span.line, e.span.col), (0, 3));
+    }
+
+    #[test]
     fn parses_every_token() {
         let l = parse(
             ":targets 0 1 3 7 15\n+> +v? -^ -<? ->3 1v 2^ 8< x> X^ b>7 T- T+v U- U+< * # . ^\n",
@@ -449,6 +503,8 @@ mod tests {
             ErrorKind::UnknownFlag(":bogus".into())
         );
         assert_eq!(kind_of(":targets 0\n"), ErrorKind::EmptyGrid);
+        assert_eq!(kind_of(""), ErrorKind::EmptyFile);
+        assert_eq!(kind_of(" \n\n"), ErrorKind::EmptyFile);
         assert_eq!(kind_of("T- +> ->"), ErrorKind::TeleInWithoutOut('T'));
         assert_eq!(kind_of("U+> +> ->"), ErrorKind::TeleOutWithoutIn('U'));
         assert_eq!(kind_of("T- T- T+>"), ErrorKind::DuplicateTeleIn('T'));

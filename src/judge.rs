@@ -182,7 +182,7 @@ pub fn explain(level: &Level, reason: &Reason, outcome: &Outcome) -> String {
             tiles(level, targets)
         ),
         Reason::TargetsMismatch { wanted, got } => format!(
-            ":targets wanted {} but the distinct (source, kind) deliveries were {}",
+            ":targets wants the kinds {}, but the distinct (source, kind) deliveries have the kinds {}",
             kinds(wanted),
             kinds(got)
         ),

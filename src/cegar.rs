@@ -485,13 +485,13 @@ pub fn solve(
             let (simple, e) = eliminate(&other, vars.n_used(), &enc.interface());
             if trace {
                 if let Some(ranks) = &enc.acyclic_view {
-                    eprintln!(
+                    note!(
                         "trace: grounding by vertex elimination: {} rank clauses -> {}",
                         ranks.range.len(),
                         other.len() + ranks.range.len() - all.len(),
                     );
                 }
-                eprintln!(
+                note!(
                     "trace: elimination: {} of {} variables, {} -> {} clauses",
                     e.eliminated,
                     vars.n_used(),
@@ -591,7 +591,7 @@ pub fn solve(
         let answer = lp.backend.solve(&assumptions, n_vars, deadline)?;
         lp.report.times.add_call(t.elapsed(), improving, proving);
         if lp.trace {
-            eprintln!(
+            note!(
                 "trace: iteration {} {} bound {:?}: {} in {:.3}s",
                 lp.report.iterations,
                 lp.mode(proving),
@@ -619,7 +619,7 @@ pub fn solve(
                         .core()
                         .is_some_and(|core| !core.contains(&lp.enc.strong));
                 if lp.trace && !proving {
-                    eprintln!("trace: searching unsat; core without strong: {core_proves}");
+                    note!("trace: searching unsat; core without strong: {core_proves}");
                 }
                 if !proving && !core_proves {
                     proving = true;
@@ -697,13 +697,13 @@ pub fn solve(
                     let cl = lp.enc.counterexample(&layout, &verdict.outcome);
                     if lp.trace {
                         if let Some(r) = &verdict.reason {
-                            eprintln!(
+                            note!(
                                 "trace: rejected ({} cells): {}",
                                 cl.len(),
                                 crate::judge::explain(&layout, r, &verdict.outcome)
                             );
                             if lp.trace_layouts {
-                                eprintln!("{layout}");
+                                note!("{layout}");
                             }
                         }
                     }
@@ -724,7 +724,7 @@ pub fn solve(
                     ) {
                         if let Some(x2) = lp.enc.wrong_branch_clause(&layout) {
                             if lp.trace {
-                                eprintln!("trace: X2 clause ({} literals)", x2.len());
+                                note!("trace: X2 clause ({} literals)", x2.len());
                             }
                             lp.add(&x2)?;
                         }

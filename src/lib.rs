@@ -7,6 +7,16 @@
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not.
 
+/// `eprintln!` that cannot panic: when stderr cannot be written (a full disk,
+/// a closed stderr) the line is dropped, as there is nowhere left to report it.
+/// Defined before the modules, so that all of them see it.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod acyclic;
 pub mod branch;
 pub mod cegar;

@@ -107,6 +107,19 @@ impl CliError {
     }
 }
 
+/// Writes `text` to stdout and flushes it. `print!` would panic when stdout
+/// cannot be written (a full disk: `frosted show LEVEL > /dev/full`); here that
+/// is an error for the user, with exit code 2. (A closed pipe still ends
+/// frosted quietly, by SIGPIPE, as it ends `cat`.)
+pub fn out(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| CliError::bad_input(format!("cannot write to stdout: {e}")))
+}
+
 /// The largest level or layout file read (the real levels are under 1 KiB).
 const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
@@ -157,6 +170,12 @@ pub fn load_level(path: &Path) -> Result<Level, CliError> {
 /// Loads a level and, optionally, a layout of it (checked to change only `.` cells).
 /// With no layout, the level itself is the layout. The layout gets the level's flags.
 pub fn load_pair(level: &Path, layout: Option<&PathBuf>) -> Result<(Level, Level), CliError> {
+    if level == Path::new("-") && layout.is_some_and(|l| l == Path::new("-")) {
+        return Err(CliError::bad_input(
+            "the level and the layout cannot both be read from stdin (`-`): \
+             give one of them as a file",
+        ));
+    }
     let lv = load_level(level)?;
     let Some(lp) = layout else {
         return Ok((lv.clone(), lv));
@@ -200,7 +219,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            note!("error: {}", e.message);
             e.code
         }
     }

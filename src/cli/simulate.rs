@@ -1,7 +1,7 @@
 //! `frosted simulate` and `frosted show`: drawing a board and a run in the terminal.
 
 use super::verify::verdict_text;
-use super::{load_level, load_pair, CliError, EXIT_OK};
+use super::{load_level, load_pair, out, CliError, EXIT_OK};
 use crate::judge::{judge, reason_for, Verdict};
 use crate::render;
 use crate::sim::Simulator;
@@ -14,7 +14,7 @@ pub struct Args {
     /// The layout (`-`: read it from stdin; defaults to the level itself).
     pub layout: Option<PathBuf>,
     /// Stop after this many ticks (default: run to the end).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ticks: Option<u32>,
     /// Draw the board after every tick, not only at the end.
     #[arg(long)]
@@ -32,10 +32,10 @@ pub struct ShowArgs {
 /// whatever the verdict: the command succeeded in drawing the run.
 pub fn run(args: Args) -> Result<i32, CliError> {
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
-    let mut out = String::new();
-    out.push_str(&render::summary(&layout));
-    out.push_str(&render::board(&layout));
-    out.push_str(&render::legend(&layout, true));
+    let mut text = String::new();
+    text.push_str(&render::summary(&layout));
+    text.push_str(&render::board(&layout));
+    text.push_str(&render::legend(&layout, true));
 
     let mut sim = Simulator::new(&layout);
     let mut done = 0u32;
@@ -48,17 +48,17 @@ pub fn run(args: Args) -> Result<i32, CliError> {
             None => {
                 done += 1;
                 if args.trace {
-                    out.push_str(&format!("\ntick {done}\n"));
-                    out.push_str(&render::state(&layout, &sim));
+                    text.push_str(&format!("\ntick {done}\n"));
+                    text.push_str(&render::state(&layout, &sim));
                 }
             }
         }
     };
     if !args.trace {
-        out.push_str(&format!("\nafter tick {done}\n"));
-        out.push_str(&render::state(&layout, &sim));
+        text.push_str(&format!("\nafter tick {done}\n"));
+        text.push_str(&render::state(&layout, &sim));
     }
-    out.push('\n');
+    text.push('\n');
     let verdict = match end {
         // The verdict's `run:` line says how the run ended.
         Some(_) => {
@@ -67,20 +67,20 @@ pub fn run(args: Args) -> Result<i32, CliError> {
             Verdict { outcome, reason }
         }
         None => {
-            out.push_str(&format!(
+            text.push_str(&format!(
                 "stopped after {done} ticks (--ticks {done}); the verdict is on the whole run:\n"
             ));
             judge(&layout)
         }
     };
-    out.push_str(&verdict_text(&level, &layout, &verdict));
-    print!("{out}");
+    text.push_str(&verdict_text(&level, &layout, &verdict));
+    out(&text)?;
     Ok(EXIT_OK)
 }
 
 /// Draws a level (or a layout) with a summary and a legend.
 pub fn show(args: ShowArgs) -> Result<i32, CliError> {
     let level = load_level(&args.level)?;
-    print!("{}", render::level(&level));
+    out(&render::level(&level))?;
     Ok(EXIT_OK)
 }

@@ -2,8 +2,8 @@
 //! line.
 
 use super::{
-    display_name, interrupt, load_level, read_bounded, CliError, EXIT_BAD_INPUT, EXIT_NO, EXIT_OK,
-    EXIT_UNKNOWN,
+    display_name, interrupt, load_level, out, read_bounded, CliError, EXIT_BAD_INPUT, EXIT_NO,
+    EXIT_OK, EXIT_UNKNOWN,
 };
 use crate::cegar::{belts, solve, Options, Progress, Report, Status, Times};
 use crate::encode::Encoding;
@@ -26,7 +26,7 @@ pub struct Args {
     pub first: bool,
     /// Only look for layouts with at most K belts; `unsolvable` then means "none
     /// with at most K".
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub max_belts: Option<usize>,
     /// Give up after this many seconds: the best layout so far is `solved`, no
     /// layout is `unknown` (exit 3).
@@ -44,7 +44,12 @@ pub struct Args {
     /// by the first copy to finish (the run times of one formula vary a lot
     /// with clause order). Calls under a second are answered as by one solver;
     /// 1 runs one solver, deterministically. At most 64.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true
+    )]
     pub threads: usize,
     /// Skip the neighbourhood search: by default each verified layout is first
     /// improved by calls that may only change one window of it (quick, but they
@@ -103,7 +108,7 @@ const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
 
 /// A `--timeout` in seconds, checked: positive, and at most a year.
 fn timeout(t: f64) -> Result<Duration, CliError> {
-    if !(t.is_finite() && t > 0.0) {
+    if t.is_nan() || t <= 0.0 {
         return Err(CliError::bad_input(format!(
             "--timeout must be a positive number of seconds, not {t}"
         )));
@@ -120,6 +125,12 @@ fn options(a: &Args) -> Result<Options, CliError> {
     let solver = SolverChoice::parse(&a.solver).map_err(CliError::bad_input)?;
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
+        if dir.exists() && !dir.is_dir() {
+            return Err(CliError::bad_input(format!(
+                "--dump-calls: {} exists and is not a folder",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(|e| {
             CliError::bad_input(format!(
                 "--dump-calls: cannot create {}: {e}",
@@ -181,16 +192,14 @@ pub fn report_json(r: &Report) -> serde_json::Value {
     })
 }
 
-fn summary(r: &Report) -> String {
-    let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
-    let t = &r.times;
+/// The summary's formula line: its size and the solver, or that a timeout
+/// came before the encoding was built (a huge board).
+fn formula_line(r: &Report) -> String {
+    if r.variables == 0 && r.clauses == 0 && r.status == Status::Unknown {
+        return "not built: stopped before the encoding was done".into();
+    }
     format!(
-        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {} variables, {} clauses ({})\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
-        r.status.name(),
-        r.claim,
-        r.iterations,
-        r.counterexamples,
-        r.loop_clauses,
+        "{} variables, {} clauses ({})",
         r.variables,
         r.clauses,
         match r.second_view {
@@ -205,7 +214,21 @@ fn summary(r: &Report) -> String {
                 v.eliminated,
                 v.clauses
             ),
-        },
+        }
+    )
+}
+
+fn summary(r: &Report) -> String {
+    let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
+    let t = &r.times;
+    format!(
+        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
+        r.status.name(),
+        r.claim,
+        r.iterations,
+        r.counterexamples,
+        r.loop_clauses,
+        formula_line(r),
         t.total.as_secs_f64(),
         t.encode.as_secs_f64(),
         t.sat.as_secs_f64(),
@@ -225,12 +248,12 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     let opts = options(&a)?;
     let report = solve_with_hard_timeout(&level, &opts)?;
     if a.json {
-        println!("{}", report_json(&report));
+        out(&format!("{}\n", report_json(&report)))?;
     } else {
         if let Some(l) = &report.layout {
-            print!("{l}");
+            out(&l.to_string())?;
         }
-        eprintln!("{}", summary(&report));
+        note!("{}", summary(&report));
     }
     Ok(exit_code(report.status))
 }
@@ -313,7 +336,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                     ..p.clone()
                 });
                 if p.improved.is_none() && sh.line_due() {
-                    eprintln!("{}", progress_line(p, None));
+                    note!("{}", progress_line(p, None));
                 }
             };
             let _ = tx.send(solve(&level, &opts, &mut progress));
@@ -352,7 +375,7 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
                     if sh.last.is_some() && sh.line_due() {
                         if let Some(p) = &sh.last {
                             let running = start.elapsed().saturating_sub(p.elapsed);
-                            eprintln!("{}", progress_line(p, Some(running)));
+                            note!("{}", progress_line(p, Some(running)));
                         }
                     }
                 }
@@ -434,7 +457,7 @@ pub struct DumpArgs {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Add unit clauses bounding the layout to at most K belts.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub max_belts: Option<usize>,
     /// Leave out the searching-mode strengthening (a pure relaxation: UNSAT then
     /// proves that no layout solves the level).
@@ -448,7 +471,7 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
     match &a.output {
         Some(p) => std::fs::write(p, text)
             .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", p.display())))?,
-        None => print!("{text}"),
+        None => out(&text)?,
     }
     Ok(EXIT_OK)
 }
@@ -495,13 +518,13 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
                 )));
             }
             let layout = enc.decode(&model);
-            print!("{layout}");
+            out(&layout.to_string())?;
             // A model is a candidate; only the simulator says whether it solves.
             let verdict = crate::judge::judge(&layout);
             let placed = belts(layout.added_belts(&level));
             match &verdict.reason {
-                None => eprintln!("decoded {placed}; the simulator says: solved"),
-                Some(r) => eprintln!(
+                None => note!("decoded {placed}; the simulator says: solved"),
+                Some(r) => note!(
                     "decoded {placed}; the simulator says: not solved: {} \
                      (a model of a dumped CNF is only a candidate: `frosted solve` \
                      runs the loop that turns candidates into solutions)",
@@ -511,11 +534,11 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
             Ok(EXIT_OK)
         }
         Answer::Unsat => {
-            eprintln!("the solver says UNSATISFIABLE: there is no layout to decode");
+            note!("the solver says UNSATISFIABLE: there is no layout to decode");
             Ok(EXIT_NO)
         }
         Answer::Unknown => {
-            eprintln!("the solver says UNKNOWN: there is no layout to decode");
+            note!("the solver says UNKNOWN: there is no layout to decode");
             Ok(EXIT_UNKNOWN)
         }
     }
@@ -539,13 +562,23 @@ pub struct BenchArgs {
     pub solver: String,
     /// Racing solver copies per level, as for `solve` (levels run one at a
     /// time).
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true
+    )]
     pub threads: usize,
     /// Solve every level K times, with `FROSTED_SEED=1..K` (each run holds the
     /// clauses in another order), and report the median, fastest and slowest
     /// time: one run's time can swing several-fold with the clause order, so
     /// judge a change by several.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     pub seeds: usize,
     /// Pass `--no-neighbourhoods` to every run.
     #[arg(long)]
@@ -558,20 +591,31 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// The level files under `dir`, in name order: every `.txt` file but solutions
+/// (`.solution.txt`, `.wrong.txt`), in subfolders too, except `judged/`, hidden
+/// folders and links to folders.
 fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        // `file_type` does not follow symlinks: a link to a folder is not
+        // walked (a link to `..` would be walked until the OS refused).
+        .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_dir())))
         .collect();
     entries.sort();
-    for p in entries {
-        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if p.is_dir() {
+    for (p, is_dir) in entries {
+        // A name that is not UTF-8 is still a level (its odd bytes shown as �).
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if is_dir {
             if name != "judged" && !name.starts_with('.') {
                 level_files(&p, out)?;
             }
         } else if name.ends_with(".txt")
             && !name.ends_with(".solution.txt")
             && !name.ends_with(".wrong.txt")
+            && p.is_file()
         {
             out.push(p);
         }
@@ -602,22 +646,21 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     // has; the bench then stops after that level and prints what it has.
     interrupt::catch();
     if !a.json {
-        print!(
+        let mut head = format!(
             "{:<44} {:>10} {:>6} {:>10} {:>9}",
             "level", "status", "belts", "iterations", "seconds"
         );
         if seeded {
-            print!(" {:>9} {:>9}", "fastest", "slowest");
+            head += &format!(" {:>9} {:>9}", "fastest", "slowest");
         }
-        println!(" {:>9}", "best at");
+        out(&format!("{head} {:>9}\n", "best at"))?;
     }
     for f in &files {
         let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
         if !a.json {
             // The level's name comes first, so that the table shows which
             // level is being solved; the rest of its row follows.
-            print!("{name:<44}");
-            let _ = std::io::Write::flush(&mut std::io::stdout());
+            out(&format!("{name:<44}"))?;
         }
         let mut runs: Vec<serde_json::Value> = Vec::new();
         for seed in 1..=a.seeds {
@@ -684,7 +727,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             row["statuses"] = json!(runs.iter().map(|r| r["status"].clone()).collect::<Vec<_>>());
         }
         if !a.json {
-            print!(
+            let mut line = format!(
                 " {:>10} {:>6} {:>10} {:>9.2}",
                 row["status"].as_str().unwrap_or("error"),
                 v["belts"].as_u64().map_or("-".into(), |b| b.to_string()),
@@ -694,25 +737,26 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 secs(v)
             );
             if seeded {
-                print!(
+                line += &format!(
                     " {:>9.2} {:>9.2}",
                     secs(&runs[0]),
                     secs(&runs[runs.len() - 1])
                 );
             }
-            println!(
-                " {:>9}",
+            line += &format!(
+                " {:>9}\n",
                 v["best_seconds"]
                     .as_f64()
                     .map_or("-".into(), |b| format!("{b:.2}"))
             );
             if let Some(e) = error {
-                println!("  error: {e}");
+                line += &format!("  error: {e}\n");
             }
+            out(&line)?;
         } else {
             // The table's rows show progress as they come; JSON comes at the
             // end, so say on stderr how far the bench is.
-            eprintln!(
+            note!(
                 "bench: {}/{} {name}: {} ({:.2}s)",
                 rows.len() + 1,
                 files.len(),
@@ -742,10 +786,10 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         totals["interrupted"] = json!(true);
     }
     if a.json {
-        println!("{}", json!({"levels": rows, "totals": totals}));
+        out(&format!("{}\n", json!({"levels": rows, "totals": totals})))?;
     } else {
-        println!(
-            "total: {} level{}, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s",
+        out(&format!(
+            "total: {} level{}, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s\n",
             rows.len(),
             if rows.len() == 1 { "" } else { "s" },
             count("optimal"),
@@ -755,21 +799,21 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             count("error"),
             if count("error") == 1 { "" } else { "s" },
             seconds
-        );
+        ))?;
         if seeded {
-            println!(
-                "{} levels with mixed statuses over {} seeds; seconds are medians",
+            out(&format!(
+                "{} levels with mixed statuses over {} seeds; seconds are medians\n",
                 count("mixed"),
                 a.seeds
-            );
+            ))?;
         }
     }
     if interrupted {
         let line = format!("interrupted after {} of {} levels", rows.len(), files.len());
         if a.json {
-            eprintln!("bench: {line}");
+            note!("bench: {line}");
         } else {
-            println!("{line}");
+            out(&format!("{line}\n"))?;
         }
         return Ok(EXIT_UNKNOWN);
     }

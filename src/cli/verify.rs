@@ -1,7 +1,7 @@
 //! `frosted verify`: judge a layout and say precisely why it does or does not solve
 //! its level.
 
-use super::{load_pair, CliError, EXIT_NO, EXIT_OK};
+use super::{load_pair, out, CliError, EXIT_NO, EXIT_OK};
 use crate::grid::{CellId, Kind};
 use crate::judge::{describe_end, explain, judge, Verdict};
 use crate::level::Level;
@@ -26,9 +26,9 @@ pub fn run(args: Args) -> Result<i32, CliError> {
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
     let verdict = judge(&layout);
     if args.json {
-        println!("{}", verdict_json(&level, &layout, &verdict));
+        out(&format!("{}\n", verdict_json(&level, &layout, &verdict)))?;
     } else {
-        print!("{}", verdict_text(&level, &layout, &verdict));
+        out(&verdict_text(&level, &layout, &verdict))?;
     }
     Ok(if verdict.solved() { EXIT_OK } else { EXIT_NO })
 }

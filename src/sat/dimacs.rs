@@ -68,7 +68,6 @@ fn literals<'a>(
 /// ended by `0`). Variables the model does not mention are false.
 pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
     let has_status_line = text.lines().any(|l| l.trim().starts_with("s "));
-    let mut status = None;
     let mut model = vec![false; n_vars as usize];
     if !has_status_line {
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
@@ -92,15 +91,26 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
             };
         }
     }
+    // The status and the line it is on; a second, different one is an error
+    // (two outputs in one file?), not a silent last-one-wins.
+    let mut status: Option<(&str, usize)> = None;
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if let Some(s) = line.strip_prefix("s ") {
-            status = Some(match s.trim() {
-                "SATISFIABLE" => true,
-                "UNSATISFIABLE" => false,
-                "UNKNOWN" => return Ok(Answer::Unknown),
-                other => return Err(format!("line {}: unknown status `{other}`", i + 1)),
-            });
+            let s = s.trim();
+            if !matches!(s, "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN") {
+                return Err(format!("line {}: unknown status `{s}`", i + 1));
+            }
+            match status {
+                Some((first, at)) if first != s => {
+                    return Err(format!(
+                        "line {}: a second status `s {s}`, after `s {first}` on line {at}",
+                        i + 1
+                    ))
+                }
+                Some(_) => {}
+                None => status = Some((s, i + 1)),
+            }
         } else if let Some(v) =
             line.strip_prefix("v ")
                 .or(if line == "v" { Some("") } else { None })
@@ -108,9 +118,10 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
             literals(i, v.split_whitespace(), &mut model)?;
         }
     }
-    match status {
-        Some(true) => Ok(Answer::Sat(model)),
-        Some(false) => Ok(Answer::Unsat),
+    match status.map(|(s, _)| s) {
+        Some("SATISFIABLE") => Ok(Answer::Sat(model)),
+        Some("UNSATISFIABLE") => Ok(Answer::Unsat),
+        Some(_) => Ok(Answer::Unknown),
         None => Err(
             "no `s SATISFIABLE` or `s UNSATISFIABLE` line (nor MiniSat's `SAT` or `UNSAT`) in the solver output"
                 .into(),
@@ -133,6 +144,18 @@ mod tests {
         assert_eq!(a, Answer::Sat(vec![true, false]));
         assert_eq!(parse_output("s UNSATISFIABLE\n", 2).unwrap(), Answer::Unsat);
         assert!(parse_output("garbage\n", 2).is_err());
+        // Two different statuses: an error naming both lines.
+        assert_eq!(
+            parse_output("s UNSATISFIABLE\ns SATISFIABLE\nv 1 2 0\n", 2),
+            Err(
+                "line 2: a second status `s SATISFIABLE`, after `s UNSATISFIABLE` on line 1".into()
+            )
+        );
+        assert!(parse_output("s SATISFIABLE\nv 1 2 0\ns UNKNOWN\n", 2).is_err());
+        assert_eq!(
+            parse_output("s UNKNOWN\ns UNKNOWN\n", 2).unwrap(),
+            Answer::Unknown
+        );
     }
 
     /// MiniSat's result file, alone or after its banner on stdout.

@@ -287,8 +287,13 @@ impl CommandBackend {
     }
 
     /// Runs the program on the formula file `path` until it ends or must
-    /// stop (then `None`); returns its stdout.
-    fn run(&self, path: &Path, deadline: Option<Instant>) -> Result<Option<String>, String> {
+    /// stop (then `None`); returns its stdout, and how it ended (its exit
+    /// status and the start of its stderr) for an error message.
+    fn run(
+        &self,
+        path: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Option<(String, String)>, String> {
         use std::process::{Command, Stdio};
         let mut cmd = Command::new(&self.program);
         cmd.arg(path);
@@ -298,25 +303,29 @@ impl CommandBackend {
         let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot run solver `{}`: {e}", self.program))?;
-        let stdout = child.stdout.take();
-        let reader = std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut out) = stdout {
-                use std::io::Read;
-                let _ = out.read_to_string(&mut s);
-            }
-            s
-        });
-        loop {
+        fn read_all(
+            pipe: Option<impl std::io::Read + Send + 'static>,
+        ) -> std::thread::JoinHandle<String> {
+            std::thread::spawn(move || {
+                let mut s = String::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_string(&mut s);
+                }
+                s
+            })
+        }
+        let reader = read_all(child.stdout.take());
+        let errors = read_all(child.stderr.take());
+        let status = loop {
             match child.try_wait() {
-                Ok(Some(_)) => break,
+                Ok(Some(status)) => break status,
                 Ok(None) if must_stop(deadline) => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    let _ = reader.join();
+                    let _ = (reader.join(), errors.join());
                     return Ok(None);
                 }
                 Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
@@ -325,8 +334,14 @@ impl CommandBackend {
                     return Err(format!("waiting for `{}`: {e}", self.program));
                 }
             }
+        };
+        let stderr = errors.join().unwrap_or_default();
+        let mut ended = format!("it exited with {status}");
+        if let Some(line) = stderr.lines().map(str::trim).find(|l| !l.is_empty()) {
+            let line: String = line.chars().take(200).collect();
+            ended += &format!("; its stderr begins: {line}");
         }
-        Ok(Some(reader.join().unwrap_or_default()))
+        Ok(Some((reader.join().unwrap_or_default(), ended)))
     }
 }
 
@@ -355,8 +370,8 @@ impl Backend for CommandBackend {
         remove_temp_file(&path);
         match out? {
             None => Ok(Answer::Unknown),
-            Some(out) => dimacs::parse_output(&out, n_vars)
-                .map_err(|e| format!("solver `{}`: {e}", self.program)),
+            Some((out, ended)) => dimacs::parse_output(&out, n_vars)
+                .map_err(|e| format!("solver `{}`: {e} ({ended})", self.program)),
         }
     }
 }

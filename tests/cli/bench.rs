@@ -164,3 +164,30 @@ fn bench_into_a_closed_pipe_ends_quietly() {
     assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}: {stderr}");
     assert_eq!(stderr, "");
 }
+
+/// The levels of a folder: subfolders are walked, but not a link to a folder
+/// (a link to `..` was walked until the OS refused, listing the same levels
+/// again and again), and a file name that is not UTF-8 is still a level.
+#[cfg(unix)]
+#[test]
+fn bench_walks_each_folder_once() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("bench_links", &[("a.txt", b"+> . ->\n")]);
+    std::fs::create_dir(dir.join("sub")).expect("a subfolder");
+    std::fs::write(dir.join("sub/b.txt"), "+> ->\n").expect("a level in it");
+    std::os::unix::fs::symlink("..", dir.join("sub/up")).expect("a link to ..");
+    let odd = std::ffi::OsStr::from_bytes(b"c\xff.txt");
+    std::fs::write(dir.join(odd), "+> . . ->\n").expect("an odd name");
+    let out = run_in(&dir, &["bench", "--json", "."]);
+    assert!(out.starts_with("exit: 0"), "{out}");
+    let json = out.lines().find(|l| l.starts_with('{')).expect("JSON");
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let names: Vec<&str> = v["levels"]
+        .as_array()
+        .expect("levels")
+        .iter()
+        .map(|l| l["level"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["a.txt", "c\u{fffd}.txt", "sub/b.txt"], "{out}");
+    assert_eq!(v["totals"]["optimal"], 3, "{out}");
+}

@@ -370,3 +370,56 @@ pub(crate) fn interrupted_run(
         stderr,
     }
 }
+
+/// Output that cannot be written (a full disk) is an error with exit code 2 for
+/// every subcommand, not a panic in `print!`; a dead stderr loses the messages
+/// but not the exit code.
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("SKIPPED: no /dev/full on this system");
+        return;
+    };
+    let level = "levels/01-toppers/first-frosting.txt";
+    let run_into_full = |args: &[&str], stdout: bool| {
+        let file = full.try_clone().expect("a second handle on /dev/full");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_frosted"));
+        cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if stdout {
+            cmd.stdout(file).stderr(Stdio::piped());
+        } else {
+            cmd.stdout(Stdio::null()).stderr(file);
+        }
+        cmd.output().expect("frosted runs")
+    };
+    for args in [
+        vec!["show", level],
+        vec!["verify", level],
+        vec!["verify", level, "--json"],
+        vec!["simulate", level],
+        vec!["solve", level],
+        vec!["solve", level, "--json"],
+        vec!["dump-cnf", level],
+        vec!["bench", "levels/01-toppers"],
+    ] {
+        let o = run_into_full(&args, true);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write to stdout: "),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // Stderr on a full disk: the answer's exit code stands.
+    assert_eq!(
+        run_into_full(&["solve", level], false).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run_into_full(&["show", "no-such-level.txt"], false)
+            .status
+            .code(),
+        Some(2)
+    );
+}

@@ -263,3 +263,19 @@ fn layout_from_stdin() {
         });
     }
 }
+
+/// Only one of the two files can come from stdin: with both `-`, the first
+/// read would take all of it and the layout would read an empty file.
+#[test]
+fn level_and_layout_both_from_stdin() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let level = std::fs::read(root.join("levels/01-toppers/first-frosting.txt")).expect("read");
+    for cmd in ["verify", "simulate"] {
+        let out = crate::run_with_stdin(root, &[cmd, "-", "-"], &level);
+        assert!(out.starts_with("exit: 2"), "{out}");
+        assert!(
+            out.contains("error: the level and the layout cannot both be read from stdin"),
+            "{out}"
+        );
+    }
+}

@@ -30,4 +30,5 @@ pub mod parse;
 pub mod render;
 pub mod sat;
 pub mod sim;
+pub mod snippet;
 pub mod xorshift;

@@ -8,13 +8,7 @@ use crate::grid::{Dir, Kind, Shape};
 use crate::level::{Accepts, Channel, Flags, Level, Tile};
 use std::fmt;
 
-/// A place in the input: 0-based line and column (in characters), and a length.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Span {
-    pub line: usize,
-    pub col: usize,
-    pub len: usize,
-}
+pub use crate::snippet::Span;
 
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,20 +96,7 @@ impl ParseError {
     /// Renders the error the way a compiler does: message, `file:line:col`, the line
     /// and a caret under the offending characters.
     pub fn render(&self, path: &str) -> String {
-        let line_no = (self.span.line + 1).to_string();
-        let pad = " ".repeat(line_no.len());
-        let (shown, col) = display_window(&self.line_text, self.span.col);
-        let caret = "^".repeat(self.span.len.clamp(1, 40));
-        format!(
-            "{}\n{pad}--> {}:{}:{}\n{pad} |\n{line_no} | {}\n{pad} | {}{}",
-            self.kind,
-            path,
-            self.span.line + 1,
-            self.span.col + 1,
-            shown,
-            " ".repeat(col),
-            caret
-        )
+        crate::snippet::render(&self.kind, path, self.span, &self.line_text)
     }
 }
 
@@ -132,40 +113,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// Cuts a long line to a window around `col` and makes control characters visible;
-/// returns the shown text and the caret column within it.
-fn display_window(line: &str, col: usize) -> (String, usize) {
-    const WINDOW: usize = 60;
-    let chars: Vec<char> = line.chars().collect();
-    let start = col.saturating_sub(WINDOW);
-    let end = (col + WINDOW).min(chars.len());
-    let mut out = String::new();
-    let mut caret = 0;
-    if start > 0 {
-        out.push('…');
-        caret += 1;
-    }
-    for (i, &c) in chars[start.min(end)..end].iter().enumerate() {
-        let shown = match c {
-            // One column, as the caret counts it.
-            '\t' => ' ',
-            // Unicode's control pictures: ␀ for NUL, ␍ for CR, ␡ for DEL.
-            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
-            '\u{7f}' => '␡',
-            c if c.is_control() => '�',
-            c => c,
-        };
-        if start + i < col {
-            caret += 1;
-        }
-        out.push(shown);
-    }
-    if end < chars.len() {
-        out.push('…');
-    }
-    (out, caret)
-}
 
 /// Parses a level or layout from raw bytes (checking UTF-8 first).
 pub fn parse_bytes(bytes: &[u8]) -> Result<Level, ParseError> {

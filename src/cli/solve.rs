@@ -504,7 +504,7 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let bytes = read_bounded(&a.model, limit, "a model of this level's CNF")?;
     let text = String::from_utf8_lossy(&bytes);
     match dimacs::parse_output(&text, vars.n_used())
-        .map_err(|e| CliError::bad_input(format!("{}: {e}", display_name(&a.model))))?
+        .map_err(|e| CliError::bad_input(e.render(&display_name(&a.model))))?
     {
         Answer::Sat(model) => {
             if let Some((c, n)) = enc.one_hot_violation(&model) {

@@ -1,8 +1,9 @@
 //! DIMACS CNF output and SAT-competition solver output (`s` and `v` lines).
 
 use super::Answer;
+use crate::snippet::{self, Span};
 use rustsat::types::{Clause, Lit};
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// Writes a DIMACS CNF: the `comments` first (each becomes a `c` line), then the
 /// header and the clauses.
@@ -43,50 +44,98 @@ pub fn write_with_assumptions<'a>(
     );
 }
 
-/// Sets the model's value of every literal in `toks`, from the 0-based line
-/// `i`; literals beyond the model (and the closing `0`) are ignored.
-fn literals<'a>(
-    i: usize,
-    toks: impl Iterator<Item = &'a str>,
-    model: &mut [bool],
-) -> Result<(), String> {
-    for tok in toks {
+/// A solver output that cannot be read: the message and, when the problem is
+/// on one line, where (with that line's text, to show it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputError {
+    pub message: String,
+    pub place: Option<(Span, String)>,
+}
+
+impl OutputError {
+    fn at(i: usize, line: &str, part: &str, message: String) -> OutputError {
+        OutputError {
+            message,
+            place: Some((Span::of(i, line, part), line.to_string())),
+        }
+    }
+
+    fn whole(message: &str) -> OutputError {
+        OutputError {
+            message: message.to_string(),
+            place: None,
+        }
+    }
+
+    /// The message, and for an error on a line, `path:line:col`, the line and
+    /// a caret.
+    pub fn render(&self, path: &str) -> String {
+        match &self.place {
+            Some((span, text)) => snippet::render(&self.message, path, *span, text),
+            None => format!("{path}: {}", self.message),
+        }
+    }
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.place {
+            Some((span, _)) => write!(
+                f,
+                "line {}, column {}: {}",
+                span.line + 1,
+                span.col + 1,
+                self.message
+            ),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// Sets the model's value of every literal in `part`, a piece of the 0-based
+/// line `i`; literals beyond the model (and the closing `0`) are ignored.
+/// Says whether the piece holds the `0` that ends a model.
+fn literals(i: usize, line: &str, part: &str, model: &mut [bool]) -> Result<bool, OutputError> {
+    let mut ended = false;
+    for tok in part.split_whitespace() {
         let n: i64 = tok
             .parse()
-            .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
+            .map_err(|_| OutputError::at(i, line, tok, format!("`{tok}` is not a literal")))?;
         let var = n.unsigned_abs() as usize;
         if var >= 1 && var <= model.len() {
             model[var - 1] = n > 0;
         }
+        ended |= n == 0;
     }
-    Ok(())
+    Ok(ended)
 }
 
 /// Reads a solver's output: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` and
 /// `v` lines with the model (the SAT competitions' form), or else MiniSat's
 /// result file (a line `SAT`, `UNSAT` or `INDET`, then the model's literals,
 /// ended by `0`). Variables the model does not mention are false.
-pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
+pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, OutputError> {
     let has_status_line = text.lines().any(|l| l.trim().starts_with("s "));
     let mut model = vec![false; n_vars as usize];
     if !has_status_line {
-        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let lines: Vec<&str> = text.lines().collect();
         if let Some(k) = lines
             .iter()
-            .position(|l| matches!(*l, "SAT" | "UNSAT" | "INDET"))
+            .position(|l| matches!(l.trim(), "SAT" | "UNSAT" | "INDET"))
         {
-            return match lines[k] {
+            return match lines[k].trim() {
                 "UNSAT" => Ok(Answer::Unsat),
                 "INDET" => Ok(Answer::Unknown),
                 _ => {
                     // The literals, up to the `0` that ends them.
                     for (i, line) in lines.iter().enumerate().skip(k + 1) {
-                        literals(i, line.split_whitespace(), &mut model)?;
-                        if line.split_whitespace().any(|t| t == "0") {
+                        if literals(i, line, line, &mut model)? {
                             return Ok(Answer::Sat(model));
                         }
                     }
-                    Err("MiniSat's `SAT` without a model ended by 0".into())
+                    Err(OutputError::whole(
+                        "MiniSat's `SAT` without a model ended by 0",
+                    ))
                 }
             };
         }
@@ -94,18 +143,20 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
     // The status and the line it is on; a second, different one is an error
     // (two outputs in one file?), not a silent last-one-wins.
     let mut status: Option<(&str, usize)> = None;
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
         if let Some(s) = line.strip_prefix("s ") {
             let s = s.trim();
             if !matches!(s, "SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN") {
-                return Err(format!("line {}: unknown status `{s}`", i + 1));
+                return Err(OutputError::at(i, raw, s, format!("unknown status `{s}`")));
             }
             match status {
                 Some((first, at)) if first != s => {
-                    return Err(format!(
-                        "line {}: a second status `s {s}`, after `s {first}` on line {at}",
-                        i + 1
+                    return Err(OutputError::at(
+                        i,
+                        raw,
+                        s,
+                        format!("a second status `s {s}`, after `s {first}` on line {at}"),
                     ))
                 }
                 Some(_) => {}
@@ -115,17 +166,16 @@ pub fn parse_output(text: &str, n_vars: u32) -> Result<Answer, String> {
             line.strip_prefix("v ")
                 .or(if line == "v" { Some("") } else { None })
         {
-            literals(i, v.split_whitespace(), &mut model)?;
+            literals(i, raw, v, &mut model)?;
         }
     }
     match status.map(|(s, _)| s) {
         Some("SATISFIABLE") => Ok(Answer::Sat(model)),
         Some("UNSATISFIABLE") => Ok(Answer::Unsat),
         Some(_) => Ok(Answer::Unknown),
-        None => Err(
-            "no `s SATISFIABLE` or `s UNSATISFIABLE` line (nor MiniSat's `SAT` or `UNSAT`) in the solver output"
-                .into(),
-        ),
+        None => Err(OutputError::whole(
+            "no `s SATISFIABLE` or `s UNSATISFIABLE` line (nor MiniSat's `SAT` or `UNSAT`) in the solver output",
+        )),
     }
 }
 
@@ -146,12 +196,24 @@ mod tests {
         assert!(parse_output("garbage\n", 2).is_err());
         // Two different statuses: an error naming both lines.
         assert_eq!(
-            parse_output("s UNSATISFIABLE\ns SATISFIABLE\nv 1 2 0\n", 2),
-            Err(
-                "line 2: a second status `s SATISFIABLE`, after `s UNSATISFIABLE` on line 1".into()
-            )
+            parse_output("s UNSATISFIABLE\ns SATISFIABLE\nv 1 2 0\n", 2)
+                .unwrap_err()
+                .to_string(),
+            "line 2, column 3: a second status `s SATISFIABLE`, after `s UNSATISFIABLE` on line 1"
         );
         assert!(parse_output("s SATISFIABLE\nv 1 2 0\ns UNKNOWN\n", 2).is_err());
+        // A bad literal is pointed at, on its line, in characters.
+        let e = parse_output("s SATISFIABLE\nv 1 -2\nv  3 ±4 0\n", 4).unwrap_err();
+        assert_eq!(e.to_string(), "line 3, column 6: `±4` is not a literal");
+        assert_eq!(
+            e.render("m.txt"),
+            "`±4` is not a literal\n --> m.txt:3:6\n  |\n3 | v  3 ±4 0\n  |      ^^"
+        );
+        let e = parse_output("SAT\n1 -2\n", 3).unwrap_err();
+        assert_eq!(
+            (e.place.clone(), e.render("r")),
+            (None, "r: MiniSat's `SAT` without a model ended by 0".into())
+        );
         assert_eq!(
             parse_output("s UNKNOWN\ns UNKNOWN\n", 2).unwrap(),
             Answer::Unknown

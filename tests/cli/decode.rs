@@ -4,8 +4,9 @@
 
 use crate::{command_line, run_in, scratch};
 
-/// Bad models are bad input (exit 2): an UNSAT answer, no answer at all, a
-/// missing file, and an endless one (`/dev/zero`, where it exists: it is
+/// An UNSAT answer has no layout (exit 1). Bad models are bad input (exit 2):
+/// no answer at all, a literal that is not a number (pointed at with a caret),
+/// two different answers in one file, a missing file, and an endless one (`/dev/zero`, where it exists: it is
 /// refused after 64 MiB and a little more, not read for ever).
 #[test]
 fn decode_errors() {
@@ -15,9 +16,17 @@ fn decode_errors() {
             ("level.txt", b"+>  .   ->\n"),
             ("unsat.txt", b"s UNSATISFIABLE\n"),
             ("garbage.txt", b"hello\n"),
+            ("bad-literal.txt", b"s SATISFIABLE\nv 1 -2 -3\nv -4 5x 0\n"),
+            ("two-statuses.txt", b"s UNKNOWN\nc restarted\ns SATISFIABLE\nv 1 0\n"),
         ],
     );
-    let mut models = vec!["unsat.txt", "garbage.txt", "missing.txt"];
+    let mut models = vec![
+        "unsat.txt",
+        "garbage.txt",
+        "bad-literal.txt",
+        "two-statuses.txt",
+        "missing.txt",
+    ];
     if std::path::Path::new("/dev/zero").exists() {
         models.push("/dev/zero");
     }

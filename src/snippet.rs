@@ -1,0 +1,134 @@
+//! Shows a place in a text file the way a compiler does: the message,
+//! `file:line:col`, the line, and a caret under the offending characters.
+//! Level files (`parse`) and SAT solvers' output (`sat::dimacs`) both point at
+//! their errors with it.
+//!
+//! Places are stored 0-based and shown 1-based.
+
+use std::fmt;
+
+/// A place in a text: 0-based line and column (in characters), and a length.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub line: usize,
+    pub col: usize,
+    pub len: usize,
+}
+
+impl Span {
+    /// The span of `part`, a substring of `line` (which is line `line_no`).
+    pub fn of(line_no: usize, line: &str, part: &str) -> Span {
+        let offset = (part.as_ptr() as usize)
+            .saturating_sub(line.as_ptr() as usize)
+            .min(line.len());
+        let col = line
+            .get(..offset)
+            .map_or(0, |before| before.chars().count());
+        Span {
+            line: line_no,
+            col,
+            len: part.chars().count().max(1),
+        }
+    }
+}
+
+/// The message, `path:line:col`, the line (`line_text`) and a caret under the
+/// span.
+pub fn render(message: &dyn fmt::Display, path: &str, span: Span, line_text: &str) -> String {
+    let line_no = (span.line + 1).to_string();
+    let pad = " ".repeat(line_no.len());
+    let (shown, col) = display_window(line_text, span.col);
+    let caret = "^".repeat(span.len.clamp(1, 40));
+    format!(
+        "{message}\n{pad}--> {path}:{}:{}\n{pad} |\n{line_no} | {shown}\n{pad} | {}{caret}",
+        span.line + 1,
+        span.col + 1,
+        " ".repeat(col),
+    )
+}
+
+/// Cuts a long line to a window around `col` and makes control characters visible;
+/// returns the shown text and the caret column within it.
+fn display_window(line: &str, col: usize) -> (String, usize) {
+    const WINDOW: usize = 60;
+    let chars: Vec<char> = line.chars().collect();
+    let start = col.saturating_sub(WINDOW);
+    let end = (col + WINDOW).min(chars.len());
+    let mut out = String::new();
+    let mut caret = 0;
+    if start > 0 {
+        out.push('…');
+        caret += 1;
+    }
+    for (i, &c) in chars[start.min(end)..end].iter().enumerate() {
+        let shown = match c {
+            // One column, as the caret counts it.
+            '\t' => ' ',
+            // Unicode's control pictures: ␀ for NUL, ␍ for CR, ␡ for DEL.
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
+            '\u{7f}' => '␡',
+            c if c.is_control() => '�',
+            c => c,
+        };
+        if start + i < col {
+            caret += 1;
+        }
+        out.push(shown);
+    }
+    if end < chars.len() {
+        out.push('…');
+    }
+    (out, caret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_of_a_substring_counts_characters() {
+        let line = "v ä 12 x";
+        let x = &line[line.find('x').unwrap()..];
+        assert_eq!(
+            Span::of(3, line, x),
+            Span {
+                line: 3,
+                col: 7,
+                len: 1
+            }
+        );
+        let n = &line[line.find("12").unwrap()..][..2];
+        assert_eq!(Span::of(0, line, n).col, 4);
+    }
+
+    #[test]
+    fn the_caret_stands_under_the_column() {
+        let r = render(
+            &"bad",
+            "f.txt",
+            Span {
+                line: 1,
+                col: 3,
+                len: 2,
+            },
+            "ab\tcd e",
+        );
+        assert_eq!(r, "bad\n --> f.txt:2:4\n  |\n2 | ab cd e\n  |    ^^");
+        // A long line is cut around the column, and the caret follows the cut.
+        let long = format!("{}X", "y".repeat(100));
+        let r = render(
+            &"m",
+            "f",
+            Span {
+                line: 0,
+                col: 100,
+                len: 1,
+            },
+            &long,
+        );
+        let lines: Vec<&str> = r.lines().collect();
+        let shown = lines[3].trim_start_matches("1 | ");
+        let caret = lines[4].trim_start_matches("  | ").find('^').unwrap();
+        assert_eq!(shown.chars().nth(caret), Some('X'));
+    }
+}

@@ -38,7 +38,14 @@ pub fn render(message: &dyn fmt::Display, path: &str, span: Span, line_text: &st
     let line_no = (span.line + 1).to_string();
     let pad = " ".repeat(line_no.len());
     let (shown, col) = display_window(line_text, span.col);
-    let caret = "^".repeat(span.len.clamp(1, 40));
+    // As wide as the characters it stands under.
+    let under: usize = line_text
+        .chars()
+        .skip(span.col)
+        .take(span.len.clamp(1, 40))
+        .map(width)
+        .sum();
+    let caret = "^".repeat(under.max(1));
     format!(
         "{message}\n{pad}--> {path}:{}:{}\n{pad} |\n{line_no} | {shown}\n{pad} | {}{caret}",
         span.line + 1,
@@ -47,8 +54,34 @@ pub fn render(message: &dyn fmt::Display, path: &str, span: Span, line_text: &st
     )
 }
 
+/// How many columns a terminal gives `c`: two for the wide characters of East
+/// Asian scripts and for emoji, one for the rest. A short table of the main
+/// blocks rather than all of Unicode's: it only places a caret.
+fn width(c: char) -> usize {
+    let wide = matches!(c as u32,
+        0x1100..=0x115F
+        | 0x2E80..=0x303E
+        | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFF60
+        | 0xFFE0..=0xFFE6
+        | 0x1F300..=0x1F64F
+        | 0x1F900..=0x1F9FF
+        | 0x20000..=0x3FFFD);
+    if wide {
+        2
+    } else {
+        1
+    }
+}
+
 /// Cuts a long line to a window around `col` and makes control characters visible;
-/// returns the shown text and the caret column within it.
+/// returns the shown text and the caret's column within it, in terminal columns.
 fn display_window(line: &str, col: usize) -> (String, usize) {
     const WINDOW: usize = 60;
     let chars: Vec<char> = line.chars().collect();
@@ -71,7 +104,7 @@ fn display_window(line: &str, col: usize) -> (String, usize) {
             c => c,
         };
         if start + i < col {
-            caret += 1;
+            caret += width(shown);
         }
         out.push(shown);
     }
@@ -130,5 +163,28 @@ mod tests {
         let shown = lines[3].trim_start_matches("1 | ");
         let caret = lines[4].trim_start_matches("  | ").find('^').unwrap();
         assert_eq!(shown.chars().nth(caret), Some('X'));
+        // Wide characters take two columns, before the caret and under it.
+        let r = render(
+            &"m",
+            "f",
+            Span {
+                line: 0,
+                col: 3,
+                len: 2,
+            },
+            "+> 漢字 ->",
+        );
+        assert_eq!(r.lines().nth(4), Some("  |    ^^^^"));
+        let r = render(
+            &"m",
+            "f",
+            Span {
+                line: 0,
+                col: 3,
+                len: 1,
+            },
+            "😀😀 ?? ->",
+        );
+        assert_eq!(r.lines().nth(4), Some("  |      ^"));
     }
 }

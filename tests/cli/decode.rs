@@ -17,7 +17,10 @@ fn decode_errors() {
             ("unsat.txt", b"s UNSATISFIABLE\n"),
             ("garbage.txt", b"hello\n"),
             ("bad-literal.txt", b"s SATISFIABLE\nv 1 -2 -3\nv -4 5x 0\n"),
-            ("two-statuses.txt", b"s UNKNOWN\nc restarted\ns SATISFIABLE\nv 1 0\n"),
+            (
+                "two-statuses.txt",
+                b"s UNKNOWN\nc restarted\ns SATISFIABLE\nv 1 0\n",
+            ),
         ],
     );
     let mut models = vec![

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The level file.
     pub level: PathBuf,
-    /// The layout (`-`: read it from stdin; defaults to the level itself).
+    /// The layout (`-`: read it from stdin; defaults to the level itself). The
+    /// level's flags hold: flag lines in the layout must parse, but do not count.
     pub layout: Option<PathBuf>,
     /// Stop after this many ticks (default: run to the end).
     #[arg(long, allow_negative_numbers = true)]

@@ -15,7 +15,9 @@ pub struct Args {
     pub level: PathBuf,
     /// The layout: the level with belts written on some `.` cells (`-`: read it
     /// from stdin, e.g. `frosted solve LEVEL | frosted verify LEVEL -`). Defaults
-    /// to the level file itself (its preset belts are then the layout).
+    /// to the level file itself (its preset belts are then the layout). The
+    /// rules' flags (`:targets`, `:tickwise`, ...) are the level's: flag lines
+    /// in the layout file must parse, but they do not count.
     pub layout: Option<PathBuf>,
     /// Print one JSON object: {"solved", "reason", "ticks", "end", "belts", "deliveries"}.
     #[arg(long)]

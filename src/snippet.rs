@@ -58,22 +58,18 @@ pub fn render(message: &dyn fmt::Display, path: &str, span: Span, line_text: &st
 /// Asian scripts and for emoji, one for the rest. A short table of the main
 /// blocks rather than all of Unicode's: it only places a caret.
 fn width(c: char) -> usize {
-    let wide = matches!(c as u32,
-        0x1100..=0x115F
-        | 0x2E80..=0x303E
-        | 0x3041..=0x33FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3
-        | 0xF900..=0xFAFF
-        | 0xFE30..=0xFE4F
-        | 0xFF00..=0xFF60
-        | 0xFFE0..=0xFFE6
-        | 0x1F300..=0x1F64F
-        | 0x1F900..=0x1F9FF
-        | 0x20000..=0x3FFFD);
-    if wide {
+    #[rustfmt::skip]
+    const WIDE: [(u32, u32); 14] = [
+        (0x1100, 0x115F), (0x2E80, 0x303E), (0x3041, 0x33FF), (0x3400, 0x4DBF),
+        (0x4E00, 0x9FFF), (0xA000, 0xA4CF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF),
+        (0xFE30, 0xFE4F), (0xFF00, 0xFF60), (0xFFE0, 0xFFE6), (0x1F300, 0x1F64F),
+        (0x1F900, 0x1F9FF), (0x20000, 0x3FFFD),
+    ];
+    let c = c as u32;
+    if WIDE
+        .iter()
+        .any(|&(first, last)| (first..=last).contains(&c))
+    {
         2
     } else {
         1
@@ -164,27 +160,14 @@ mod tests {
         let caret = lines[4].trim_start_matches("  | ").find('^').unwrap();
         assert_eq!(shown.chars().nth(caret), Some('X'));
         // Wide characters take two columns, before the caret and under it.
-        let r = render(
-            &"m",
-            "f",
-            Span {
-                line: 0,
-                col: 3,
-                len: 2,
-            },
-            "+> 漢字 ->",
-        );
-        assert_eq!(r.lines().nth(4), Some("  |    ^^^^"));
-        let r = render(
-            &"m",
-            "f",
-            Span {
-                line: 0,
-                col: 3,
-                len: 1,
-            },
-            "😀😀 ?? ->",
-        );
-        assert_eq!(r.lines().nth(4), Some("  |      ^"));
+        assert_eq!(caret_line(3, 2, "+> 漢字 ->"), "  |    ^^^^");
+        assert_eq!(caret_line(3, 1, "😀😀 ?? ->"), "  |      ^");
+    }
+
+    /// The caret line of an error at `col` on the first line, `len` long.
+    fn caret_line(col: usize, len: usize, line: &str) -> String {
+        let span = Span { line: 0, col, len };
+        let r = render(&"m", "f", span, line);
+        r.lines().nth(4).unwrap_or_default().to_string()
     }
 }

@@ -1688,26 +1688,36 @@ impl Encoding {
 /// The first-iteration CNF of a level as DIMACS text, with `c` lines naming every
 /// choice variable: the encoding plus unit clauses for the first call's
 /// assumptions (`strong`, or its negation with `relaxed`, and at most `max_belts`
-/// belts).
-pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool) -> String {
+/// belts). With `acyclic`, loops are grounded by vertex elimination (C7′, the
+/// racing copies' view: [`Encoding::acyclic_clauses`]) instead of ranks; the
+/// choice variables keep their numbers, so a model decodes the same way.
+pub fn dimacs(level: &Level, max_belts: Option<usize>, relaxed: bool, acyclic: bool) -> String {
     let mut vars = rustsat::instances::BasicVarManager::default();
     let mut cnf = rustsat::instances::Cnf::new();
     let mut enc = Encoding::new(level, &mut cnf, &mut vars);
+    let mut clauses: Vec<Clause> = cnf.into_iter().collect();
+    let mut comments = enc.variable_comments();
+    if acyclic {
+        comments.push(if enc.acyclic_view.is_some() {
+            "loops grounded by vertex elimination (C7′) instead of ranks".into()
+        } else {
+            "no exact ranks to replace: the same clauses as without --acyclic".into()
+        });
+        clauses = enc.acyclic_clauses(&clauses, &mut vars);
+    }
     let mut assumptions = vec![if relaxed { !enc.strong } else { enc.strong }];
     assumptions.extend(&enc.goals);
     if let Some(k) = max_belts.filter(|&k| k < enc.free.len()) {
-        for cl in enc.bound_belts(k, &mut vars) {
-            cnf.add_clause(cl);
-        }
+        clauses.extend(enc.bound_belts(k, &mut vars));
         assumptions.extend(enc.belts.enforce_ub(k).unwrap_or_default());
     }
     let mut text = String::new();
     crate::sat::dimacs::write_with_assumptions(
         &mut text,
         vars.n_used(),
-        cnf.iter(),
+        clauses.iter(),
         &assumptions,
-        &enc.variable_comments(),
+        &comments,
     );
     text
 }

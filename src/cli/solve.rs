@@ -472,11 +472,27 @@ pub struct DumpArgs {
     /// `frosted decode` reads its models too.
     #[arg(long)]
     pub acyclic: bool,
+    /// Fix a free cell's option with a unit clause: `X,Y=OPTION` (the cell
+    /// holds it) or `X,Y!=OPTION` (it does not), OPTION one of none, up,
+    /// down, left, right, X and Y as in the `c choice` lines (from 0, y
+    /// down). Repeat it to split a hard call into cases that an external
+    /// solver can refute one by one: `--assume 4,1!=up`, then `--assume
+    /// 4,1=up --assume 4,7!=down`, then `--assume 4,1=up --assume 4,7=down`
+    /// cover every layout.
+    #[arg(long, value_name = "X,Y=OPTION")]
+    pub assume: Vec<crate::encode::CellFact>,
 }
 
 pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
-    let text = crate::encode::dimacs(&level, a.max_belts, a.relaxed, a.acyclic);
+    let dump = crate::encode::Dump {
+        max_belts: a.max_belts,
+        relaxed: a.relaxed,
+        acyclic: a.acyclic,
+        assume: a.assume.clone(),
+    };
+    let text = crate::encode::dimacs(&level, &dump)
+        .map_err(|e| CliError::bad_input(format!("--assume {e}")))?;
     match &a.output {
         Some(p) => std::fs::write(p, text)
             .map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", p.display())))?,

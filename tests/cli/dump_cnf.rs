@@ -168,3 +168,88 @@ fn both_views_agree_under_cadical() {
         }
     }
 }
+
+#[test]
+fn assume_not_a_free_cell() {
+    assert_cmd_snapshot!(&[
+        "dump-cnf",
+        "--assume",
+        "2,1=up",
+        "levels/06-splitters/fork.txt"
+    ]);
+}
+
+#[test]
+fn assume_off_the_grid() {
+    assert_cmd_snapshot!(&[
+        "dump-cnf",
+        "--assume",
+        "5,0=up",
+        "levels/06-splitters/fork.txt"
+    ]);
+}
+
+#[test]
+fn assume_bad_option() {
+    assert_cmd_snapshot!(&[
+        "dump-cnf",
+        "--assume",
+        "1,1=sideways",
+        "levels/06-splitters/fork.txt"
+    ]);
+}
+
+#[test]
+fn assume_bad_form() {
+    assert_cmd_snapshot!(&[
+        "dump-cnf",
+        "--assume",
+        "1,1",
+        "levels/06-splitters/fork.txt"
+    ]);
+}
+
+/// `--assume` fixes cells: the facts hold in cadical's model (read back by
+/// `decode`), and denying a belt that every solution needs (the splitter's
+/// left exit must turn up to the left target) leaves no model.
+#[test]
+fn assumed_cells_hold_in_the_model() {
+    if !crate::has_solver("cadical") {
+        return;
+    }
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/06-splitters/fork.txt");
+    let dir = scratch("assume_round_trip", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let cadical = |facts: &[&str]| -> (Option<i32>, String) {
+        let mut args = vec!["dump-cnf", "level.txt", "-o", "level.cnf"];
+        for f in facts {
+            args.extend(["--assume", f]);
+        }
+        let out = run_in(&dir, &args);
+        assert!(out.starts_with("exit: 0"), "{out}");
+        let cnf = std::fs::read_to_string(dir.join("level.cnf")).expect("the CNF");
+        assert!(
+            cnf.contains(&format!("c assumed: {}", facts.join(" "))),
+            "{cnf}"
+        );
+        let ran = std::process::Command::new("cadical")
+            .arg(dir.join("level.cnf"))
+            .output()
+            .expect("running cadical");
+        std::fs::write(dir.join("model.txt"), &ran.stdout).expect("write model");
+        let decoded = run_in(&dir, &["decode", "level.txt", "model.txt"]);
+        (ran.status.code(), decoded)
+    };
+    let (code, decoded) = cadical(&["1,1=up", "3,1=up", "4,1=none"]);
+    assert_eq!(code, Some(10), "{decoded}");
+    let row1: Vec<&str> = decoded
+        .lines()
+        .find(|l| l.contains("x^") && !l.starts_with(':'))
+        .expect("the splitter's row")
+        .split_whitespace()
+        .collect();
+    assert_eq!(row1, [".", "^", "x^", "^", "."], "{decoded}");
+    let (code, decoded) = cadical(&["1,1!=up"]);
+    assert_eq!(code, Some(20), "{decoded}");
+    assert!(decoded.contains("UNSATISFIABLE"), "{decoded}");
+}

@@ -1,7 +1,27 @@
 //! `frosted dump-cnf`, and the external-solver path that starts from it.
 
 use crate::{decode_gives_a_layout, run, run_in, scratch};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A scratch folder `name` holding the repository's level `relative` as
+/// `level.txt`.
+fn level_in_scratch(name: &str, relative: &str) -> PathBuf {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let dir = scratch(name, &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    dir
+}
+
+/// Debian's `cadical` on `dir/level.cnf`: its exit code (10 SAT, 20 UNSAT),
+/// with its output written to `dir/model.txt` for `decode`.
+fn cadical(dir: &Path) -> Option<i32> {
+    let ran = std::process::Command::new("cadical")
+        .arg(dir.join("level.cnf"))
+        .output()
+        .expect("running cadical");
+    std::fs::write(dir.join("model.txt"), &ran.stdout).expect("write model");
+    ran.status.code()
+}
 
 #[test]
 fn dump_cnf_header() {
@@ -19,21 +39,14 @@ fn dump_solve_with_cadical_decode_verify() {
     if !crate::has_solver("cadical") {
         return;
     }
-    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
-    let dir = scratch("cadical_round_trip", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let dir = level_in_scratch("cadical_round_trip", "levels/01-toppers/first-frosting.txt");
     let out = run_in(&dir, &["dump-cnf", "level.txt", "-o", "level.cnf"]);
     assert!(out.starts_with("exit: 0"), "{out}");
-    let model = std::process::Command::new("cadical")
-        .arg(dir.join("level.cnf"))
-        .output()
-        .expect("running cadical");
     assert_eq!(
-        model.status.code(),
+        cadical(&dir),
         Some(10),
         "cadical says SAT with exit code 10"
     );
-    std::fs::write(dir.join("model.txt"), &model.stdout).expect("write model");
     decode_gives_a_layout(&dir, "the dumped CNF");
     let exe = env!("CARGO_BIN_EXE_frosted");
 
@@ -56,9 +69,7 @@ fn dump_solve_with_minisat_decode_verify() {
     if !crate::has_solver("minisat") {
         return;
     }
-    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
-    let dir = scratch("minisat_round_trip", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let dir = level_in_scratch("minisat_round_trip", "levels/01-toppers/first-frosting.txt");
     let out = run_in(&dir, &["dump-cnf", "level.txt", "-o", "level.cnf"]);
     assert!(out.starts_with("exit: 0"), "{out}");
     let ran = std::process::Command::new("minisat")
@@ -127,9 +138,10 @@ fn both_views_agree_under_cadical() {
         "11-one-to-many/two-copies",
     ];
     for name in levels {
-        let level = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.txt"));
-        let dir = scratch(&format!("views_{}", name.replace('/', "_")), &[]);
-        std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+        let dir = level_in_scratch(
+            &format!("views_{}", name.replace('/', "_")),
+            &format!("levels/{name}.txt"),
+        );
         let solved = run_in(&dir, &["solve", "--json", "level.txt"]);
         assert!(solved.starts_with("exit: 0"), "{name}: {solved}");
         let json = solved
@@ -148,13 +160,8 @@ fn both_views_agree_under_cadical() {
                 args.extend(["-o", "level.cnf"]);
                 let out = run_in(&dir, &args);
                 assert!(out.starts_with("exit: 0"), "{out}");
-                let ran = std::process::Command::new("cadical")
-                    .arg(dir.join("level.cnf"))
-                    .output()
-                    .expect("running cadical");
-                answers.push(ran.status.code());
+                answers.push(cadical(&dir));
                 if k == best && view.is_some() {
-                    std::fs::write(dir.join("model.txt"), &ran.stdout).expect("write model");
                     decode_gives_a_layout(&dir, "the --acyclic CNF");
                 }
             }
@@ -217,10 +224,8 @@ fn assumed_cells_hold_in_the_model() {
     if !crate::has_solver("cadical") {
         return;
     }
-    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/06-splitters/fork.txt");
-    let dir = scratch("assume_round_trip", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
-    let cadical = |facts: &[&str]| -> (Option<i32>, String) {
+    let dir = level_in_scratch("assume_round_trip", "levels/06-splitters/fork.txt");
+    let solve = |facts: &[&str]| -> (Option<i32>, String) {
         let mut args = vec!["dump-cnf", "level.txt", "-o", "level.cnf"];
         for f in facts {
             args.extend(["--assume", f]);
@@ -232,15 +237,10 @@ fn assumed_cells_hold_in_the_model() {
             cnf.contains(&format!("c assumed: {}", facts.join(" "))),
             "{cnf}"
         );
-        let ran = std::process::Command::new("cadical")
-            .arg(dir.join("level.cnf"))
-            .output()
-            .expect("running cadical");
-        std::fs::write(dir.join("model.txt"), &ran.stdout).expect("write model");
-        let decoded = run_in(&dir, &["decode", "level.txt", "model.txt"]);
-        (ran.status.code(), decoded)
+        let code = cadical(&dir);
+        (code, run_in(&dir, &["decode", "level.txt", "model.txt"]))
     };
-    let (code, decoded) = cadical(&["1,1=up", "3,1=up", "4,1=none"]);
+    let (code, decoded) = solve(&["1,1=up", "3,1=up", "4,1=none"]);
     assert_eq!(code, Some(10), "{decoded}");
     let row1: Vec<&str> = decoded
         .lines()
@@ -249,7 +249,7 @@ fn assumed_cells_hold_in_the_model() {
         .split_whitespace()
         .collect();
     assert_eq!(row1, [".", "^", "x^", "^", "."], "{decoded}");
-    let (code, decoded) = cadical(&["1,1!=up"]);
+    let (code, decoded) = solve(&["1,1!=up"]);
     assert_eq!(code, Some(20), "{decoded}");
     assert!(decoded.contains("UNSATISFIABLE"), "{decoded}");
 }

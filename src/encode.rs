@@ -75,6 +75,16 @@ pub const CHOICES: [Option<Dir>; 5] = [
     Some(Dir::Right),
 ];
 
+/// The index of option `o` in [`CHOICES`].
+fn option_index(o: Option<Dir>) -> usize {
+    o.map_or(0, |d| 1 + d.index())
+}
+
+/// Option `o`'s name in `c choice` lines and `--assume` facts.
+fn option_name(o: Option<Dir>) -> &'static str {
+    o.map_or("none", |d| d.name())
+}
+
 /// The encoded level.
 pub struct Encoding {
     pub level: Level,
@@ -1335,11 +1345,11 @@ impl Encoding {
 
     /// The literal for "free cell `c` holds what it holds in `layout`".
     pub fn chosen(&self, i: usize, layout: &Level) -> Lit {
-        let j = match layout.tile(self.free[i]) {
-            Tile::Belt(d) => 1 + d.index(),
-            _ => 0,
+        let belt = match layout.tile(self.free[i]) {
+            Tile::Belt(d) => Some(d),
+            _ => None,
         };
-        self.choice[i][j]
+        self.choice[i][option_index(belt)]
     }
 
     /// The counterexample from a failed run: some `.` cell that a donut stood on
@@ -1670,7 +1680,7 @@ impl Encoding {
         for (i, &c) in self.free.iter().enumerate() {
             let p = self.level.pos(c);
             for (j, opt) in CHOICES.iter().enumerate() {
-                let name = opt.map_or("none", |d| d.name());
+                let name = option_name(*opt);
                 out.push(format!(
                     "choice {} {} {} {}",
                     self.choice[i][j].to_ipasir(),
@@ -1720,10 +1730,7 @@ impl std::str::FromStr for CellFact {
             },
             None => return Err(format!("the cell `{cell}` is not X,Y; {form}")),
         };
-        let option = match CHOICES
-            .iter()
-            .find(|o| o.map_or("none", |d| d.name()) == option.trim())
-        {
+        let option = match CHOICES.iter().find(|&&o| option_name(o) == option.trim()) {
             Some(&o) => o,
             None => return Err(format!("`{option}` is not an option; {form}")),
         };
@@ -1734,7 +1741,7 @@ impl std::str::FromStr for CellFact {
 impl std::fmt::Display for CellFact {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let eq = if self.holds { "=" } else { "!=" };
-        let option = self.option.map_or("none", |d| d.name());
+        let option = option_name(self.option);
         write!(f, "{},{}{eq}{option}", self.pos.x, self.pos.y)
     }
 }
@@ -1758,11 +1765,7 @@ impl Encoding {
                 self.level.tile(cell).describe()
             ));
         };
-        let j = CHOICES
-            .iter()
-            .position(|&o| o == fact.option)
-            .expect("CHOICES holds every option");
-        let lit = self.choice[i][j];
+        let lit = self.choice[i][option_index(fact.option)];
         Ok(if fact.holds { lit } else { !lit })
     }
 }

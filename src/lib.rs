@@ -20,6 +20,7 @@ macro_rules! note {
 pub mod acyclic;
 pub mod branch;
 pub mod cegar;
+pub mod chains;
 pub mod cli;
 pub mod encode;
 pub mod grid;

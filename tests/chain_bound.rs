@@ -1,0 +1,361 @@
+//! The chain bound (`src/chains.rs`) must never rule out a real solution: on
+//! random small levels of its class, brute force finds the fewest belts and
+//! the bound must allow that many; on the real levels, it must allow the belt
+//! count of every known solution. On 09-tropical-rain/11 it proves the
+//! minimum that the SAT calls cannot prove within the minute.
+//!
+//! `FROSTED_CHAIN_CASES` sets how many random levels, `FROSTED_BRUTE_SEED`
+//! draws other ones.
+
+mod common;
+
+use common::tiny::{fewest_belts_by_reads, Rng};
+use frosted::chains::{Bound, ChainBound};
+use frosted::grid::{CellId, Dir, Kind, Shape};
+use frosted::level::{Accepts, Channel, Flags, Level, Tile};
+
+const BUDGET: u64 = 50_000_000;
+
+/// `FROSTED_BRUTE_SEED` when set to a number, else `default`.
+fn seed(default: u64) -> u64 {
+    std::env::var("FROSTED_BRUTE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A random level in the bound's class: one plain source, targets, toppers,
+/// splitters and teleporters with one out each, at most `max_free` free cells.
+fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
+    let shape = Shape {
+        width: 3 + rng.below(3),
+        height: 3 + rng.below(2),
+    };
+    let mut tiles = vec![Tile::Empty; shape.len()];
+    let mut order: Vec<usize> = (0..shape.len()).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i + 1);
+        order.swap(i, j);
+    }
+    let mut it = order.into_iter();
+    // A direction that leads onto the board from `c` (or, `back`, into `c`
+    // from the board).
+    let inward = |rng: &mut Rng, c: usize, back: bool| {
+        let ok: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|&d| {
+                let d = if back { d.opposite() } else { d };
+                shape.step(CellId(c as u32), d).is_some()
+            })
+            .collect();
+        ok[rng.below(ok.len())]
+    };
+    let kind = |rng: &mut Rng, n: usize| Kind::new(rng.below(n) as u8).unwrap_or(Kind::PLAIN);
+    let mut next = || it.next();
+    if let Some(c) = next() {
+        tiles[c] = Tile::Source(inward(rng, c, false));
+    }
+    for _ in 0..1 + rng.below(2) {
+        if let Some(c) = next() {
+            let accepts = match rng.below(3) {
+                0 => Accepts::Any,
+                _ => Accepts::Only(kind(rng, 4)),
+            };
+            tiles[c] = Tile::Target {
+                dir: inward(rng, c, true),
+                accepts,
+            };
+        }
+    }
+    for _ in 0..rng.below(4) {
+        if let Some(c) = next() {
+            tiles[c] = Tile::Topper {
+                kind: Kind::new(1 + rng.below(3) as u8).unwrap_or(Kind::PLAIN),
+                dir: rng.dir(),
+            };
+        }
+    }
+    for _ in 0..rng.below(3) {
+        if let Some(c) = next() {
+            tiles[c] = Tile::Splitter(rng.dir());
+        }
+    }
+    for ch in [Channel::T, Channel::U] {
+        if rng.below(3) == 0 {
+            if let (Some(a), Some(b)) = (next(), next()) {
+                tiles[a] = Tile::TeleIn(ch);
+                tiles[b] = Tile::TeleOut(ch, rng.dir());
+            }
+        }
+    }
+    let mut free: Vec<usize> = (0..tiles.len())
+        .filter(|&i| tiles[i] == Tile::Empty)
+        .collect();
+    while free.len() > max_free {
+        let i = rng.below(free.len());
+        tiles[free.swap_remove(i)] = Tile::Block;
+    }
+    let mut flags = Flags::default();
+    if rng.below(3) == 0 {
+        let mut kinds: Vec<Kind> = (0..1 + rng.below(2)).map(|_| kind(rng, 4)).collect();
+        kinds.sort();
+        kinds.dedup();
+        flags.targets = Some(kinds);
+    }
+    Level {
+        shape,
+        tiles,
+        flags,
+    }
+}
+
+#[test]
+fn the_bound_allows_the_fewest_belts_of_random_levels() {
+    let cases = common::cases("FROSTED_CHAIN_CASES", 400);
+    let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
+    let (mut checked, mut tight, mut branching) = (0, 0, 0);
+    let mut case = 0;
+    while checked < cases {
+        case += 1;
+        let max_free = 7 + rng.below(5);
+        let level = random_chain_level(&mut rng, max_free);
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        let (best, _) = fewest_belts_by_reads(&level);
+        let Some(m) = best else { continue };
+        checked += 1;
+        match cb.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "case {case}: cost {cost} > {m}"),
+            Bound::Refuted => panic!(
+                "case {case}: the bound rules out {m} belts, but a layout with {m} solves\n{level}"
+            ),
+            Bound::OutOfBudget => panic!("case {case}: out of budget\n{level}"),
+        }
+        if m > 0 && cb.allows(m - 1, BUDGET) == Bound::Refuted {
+            tight += 1;
+        }
+        if level.tiles.iter().any(|t| matches!(t, Tile::Splitter(_))) {
+            branching += 1;
+        }
+    }
+    eprintln!(
+        "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
+         minimum, and proved it on {tight}; {branching} have a splitter"
+    );
+    // The comparison must bite: the bound proves many minima, and many
+    // levels branch.
+    assert!(tight >= cases / 4, "tight on {tight} of {cases}");
+    assert!(
+        branching >= cases / 10,
+        "{branching} of {cases} with a splitter"
+    );
+}
+
+/// The belts a layout adds to its level.
+fn added(level: &Level, layout: &Level) -> usize {
+    layout.added_belts(level)
+}
+
+#[test]
+fn the_bound_allows_every_known_solution_of_the_real_levels() {
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
+    let mut checked = 0;
+    for path in common::real_levels(&root) {
+        let level = common::load(&path);
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        let solution = path.with_extension("solution.txt");
+        if !solution.exists() {
+            continue;
+        }
+        let belts = added(&level, &common::load(&solution));
+        let answer = cb.allows(belts, BUDGET);
+        assert!(
+            matches!(answer, Bound::Allowed { cost } if cost <= belts),
+            "{}: {answer:?} for a solution with {belts} belts",
+            path.display()
+        );
+        checked += 1;
+    }
+    eprintln!("{checked} real levels of the class with a known solution");
+    assert!(checked >= 5, "only {checked} real levels checked");
+}
+
+#[test]
+fn the_bound_proves_37_belts_minimal_on_tropical_rain_11() {
+    let Some(root) = common::ff_levels() else {
+        return;
+    };
+    let level = common::load(&root.join("09-tropical-rain/11.txt"));
+    let cb = ChainBound::new(&level).expect("09/11 is in the class");
+    assert_eq!(cb.allows(36, BUDGET), Bound::Refuted);
+    assert_eq!(cb.allows(37, BUDGET), Bound::Allowed { cost: 37 });
+}
+
+/// A random solution-shaped board of the class: walks of belts from the
+/// source, some of which end in a target, some in a splitter (whose exits
+/// walk on), some on a belt already laid (a merge), some through a
+/// teleporter; then toppers beside the belts. `(level, layout)`, where the
+/// level has `.` wherever the layout has a belt. Many of them solve.
+fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
+    let shape = Shape {
+        width: 5 + rng.below(4),
+        height: 5 + rng.below(4),
+    };
+    let mut tiles = vec![Tile::Empty; shape.len()];
+    let source = CellId(rng.below(shape.len()) as u32);
+    let sd = rng.dir();
+    tiles[source.index()] = Tile::Source(sd);
+    let mut channels = vec![Channel::U, Channel::T];
+    // Walks still to lay: (the cell a donut moves from, its direction).
+    let mut walks = vec![(source, sd)];
+    let mut laid = 0;
+    while let Some((from, d)) = walks.pop() {
+        let (mut from, mut d) = (from, d);
+        while let Some(c) = shape.step(from, d) {
+            let i = c.index();
+            if tiles[i] != Tile::Empty {
+                // A belt, a splitter or a target already there: a merge (or
+                // a failing move, which the judge will reject).
+                break;
+            }
+            laid += 1;
+            let roll = rng.below(20);
+            if laid > 40 || roll == 0 {
+                tiles[i] = Tile::Target {
+                    dir: d,
+                    accepts: Accepts::Any,
+                };
+                break;
+            }
+            if roll <= 3 {
+                tiles[i] = Tile::Splitter(d);
+                walks.push((c, d.turn_right()));
+                walks.push((c, d.turn_left()));
+                break;
+            }
+            if roll == 4 {
+                if let Some(ch) = channels.pop() {
+                    let empty: Vec<usize> = (0..tiles.len())
+                        .filter(|&j| j != i && tiles[j] == Tile::Empty)
+                        .collect();
+                    if let Some(&o) = empty.get(rng.below(empty.len().max(1))) {
+                        let od = rng.dir();
+                        tiles[i] = Tile::TeleIn(ch);
+                        tiles[o] = Tile::TeleOut(ch, od);
+                        (from, d) = (CellId(o as u32), od);
+                        continue;
+                    }
+                }
+            }
+            // A belt, turning now and then, never straight back nor off the
+            // board.
+            let ways: Vec<Dir> = [d, d, d, d.turn_left(), d.turn_right()]
+                .into_iter()
+                .filter(|&w| shape.step(c, w).is_some())
+                .collect();
+            let Some(&nd) = ways.get(rng.below(ways.len().max(1))) else {
+                tiles[i] = Tile::Target {
+                    dir: d,
+                    accepts: Accepts::Any,
+                };
+                break;
+            };
+            tiles[i] = Tile::Belt(nd);
+            (from, d) = (c, nd);
+        }
+    }
+    // Toppers beside the belts, working on them; walls here and there.
+    for c in shape.cells() {
+        if tiles[c.index()] != Tile::Empty {
+            continue;
+        }
+        let beside = Dir::ALL.into_iter().find(|&d| {
+            shape
+                .step(c, d)
+                .is_some_and(|n| matches!(tiles[n.index()], Tile::Belt(_)))
+        });
+        match (beside, rng.below(6)) {
+            (Some(d), 0) => {
+                tiles[c.index()] = Tile::Topper {
+                    kind: Kind::new(1 + rng.below(3) as u8).unwrap_or(Kind::PLAIN),
+                    dir: d,
+                }
+            }
+            (_, 1) => tiles[c.index()] = Tile::Block,
+            _ => {}
+        }
+    }
+    let layout = Level {
+        shape,
+        tiles,
+        flags: Flags::default(),
+    };
+    let mut level = layout.clone();
+    for t in level.tiles.iter_mut() {
+        if matches!(t, Tile::Belt(_)) {
+            *t = Tile::Empty;
+        }
+    }
+    (level, layout)
+}
+
+#[test]
+fn the_bound_allows_reduced_random_solutions() {
+    let cases = common::cases("FROSTED_CHAIN_CASES", 400);
+    let mut rng = Rng::new(seed(0x0b0d_c4a1_0002));
+    let (mut checked, mut drawn, mut split, mut tight) = (0, 0, 0, 0);
+    while checked < cases {
+        drawn += 1;
+        let (level, mut layout) = random_chain_board(&mut rng);
+        if !frosted::judge::judge(&layout).solved() {
+            continue;
+        }
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        // Drop every belt the layout can do without, one at a time.
+        let mut belts: Vec<usize> = level.free_cells().map(|c| c.index()).collect();
+        for i in (1..belts.len()).rev() {
+            let j = rng.below(i + 1);
+            belts.swap(i, j);
+        }
+        for c in belts {
+            let keep = layout.tiles[c];
+            layout.tiles[c] = Tile::Empty;
+            if !frosted::judge::judge(&layout).solved() {
+                layout.tiles[c] = keep;
+            }
+        }
+        let n = added(&level, &layout);
+        let outcome = frosted::judge::judge(&layout).outcome;
+        if level
+            .shape
+            .cells()
+            .any(|c| matches!(level.tile(c), Tile::Splitter(_)) && outcome.visited[c.index()])
+        {
+            split += 1;
+        }
+        let answer = cb.allows(n, BUDGET);
+        assert!(
+            matches!(answer, Bound::Allowed { cost } if cost <= n),
+            "{answer:?} for a solution with {n} belts:\n{layout}"
+        );
+        if n > 0 && cb.allows(n - 1, BUDGET) == Bound::Refuted {
+            tight += 1;
+        }
+        checked += 1;
+    }
+    eprintln!(
+        "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter: \
+         the bound allowed each, and proved {tight} of them minimal"
+    );
+    assert!(
+        split >= cases / 10,
+        "only {split} of {cases} pass a splitter"
+    );
+}

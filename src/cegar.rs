@@ -8,9 +8,11 @@
 //! solutions. *Proving* assumes its negation: only relaxations of the exact rules
 //! remain (plus sound learned clauses), so UNSAT there is a proof. A status of
 //! `optimal` or `unsolvable` is only ever given after an UNSAT answer in proving
-//! mode. The loop searches until it has a first layout (or searching is
+//! mode, or (`optimal`, on levels of its class) after the chain bound of
+//! [`crate::chains`] ruled out one belt fewer. The loop searches until it has a first layout (or searching is
 //! UNSAT), then proves.
 
+use crate::chains::{Bound, ChainBound};
 use crate::encode::Encoding;
 use crate::improve::windows;
 use crate::judge::{judge, Verdict};
@@ -84,6 +86,10 @@ pub struct Options {
     /// Encode the belt counter lazily on boards with more than this many
     /// free cells; `None`: the default (see [`Encoding::new`]).
     pub lazy_counter_from: Option<usize>,
+    /// On levels of its class, try the chain bound (see [`crate::chains`])
+    /// after each verified layout: when it rules out every smaller layout,
+    /// the layout is optimal without a proving SAT call.
+    pub chain_bound: bool,
 }
 
 impl Default for Options {
@@ -99,6 +105,7 @@ impl Default for Options {
             head_start: RACE_HEAD_START,
             eliminate: true,
             lazy_counter_from: None,
+            chain_bound: true,
         }
     }
 }
@@ -157,6 +164,8 @@ pub struct Times {
     /// whose UNSAT is a proof.
     pub proving: Duration,
     pub simulate: Duration,
+    /// The chain bound's searches (see [`crate::chains`]).
+    pub chain_bound: Duration,
     pub total: Duration,
 }
 
@@ -202,6 +211,9 @@ pub struct Report {
     /// (`None`: of any size) solves the level. Set with `optimal` (one less
     /// than the optimum, when it is not 0) and `unsolvable`.
     pub proof: Option<Option<usize>>,
+    /// The proof came from the chain bound (see [`crate::chains`]), not
+    /// from an UNSAT answer.
+    pub proved_by_chains: bool,
     /// The SAT solver's name (`varisat`, `cadical`, `cmd:PROGRAM`).
     pub solver: String,
     /// Copies of it that raced (1: one solver).
@@ -233,6 +245,7 @@ impl Report {
             times: Times::default(),
             claim: String::new(),
             proof: None,
+            proved_by_chains: false,
             solver,
             threads: threads.max(1),
         }
@@ -285,6 +298,12 @@ struct Improve {
 /// How many candidates the simulator may reject in one window before the
 /// search moves on (timing failures can come in the thousands).
 const WINDOW_REJECTS: usize = 20;
+
+/// The steps one search of the chain bound may take (a few tenths of a
+/// second on 06-summer-morning/11, whose bound runs out); the loop stops
+/// asking it after the first search that runs out, as smaller bounds are
+/// no easier.
+const CHAIN_BUDGET: u64 = 1_000_000;
 
 impl Loop<'_> {
     /// The variables of the first copy's formula: all but the second view's
@@ -549,6 +568,18 @@ pub fn solve(
         lp.add_encoding(cl);
     }
 
+    // The chain bound, where the level is of its class.
+    let mut chains = match ChainBound::new(level) {
+        Ok(cb) if opts.chain_bound && !opts.first => Some(cb),
+        Ok(_) => None,
+        Err(why) => {
+            if lp.trace && opts.chain_bound && !opts.first {
+                note!("trace: no chain bound: {why}");
+            }
+            None
+        }
+    };
+
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
     // Searching only pays when it adds constraints; otherwise its UNSAT would
@@ -687,6 +718,33 @@ pub fn solve(
                         lp.report.status = Status::Optimal;
                         lp.report.claim = "proved: no belts are needed".into();
                         break;
+                    }
+                    if let Some(cb) = &chains {
+                        let t = Instant::now();
+                        let answer = cb.allows(belts - 1, CHAIN_BUDGET);
+                        lp.report.times.chain_bound += t.elapsed();
+                        if lp.trace {
+                            note!(
+                                "trace: chain bound at most {}: {answer:?} in {:.3}s",
+                                belts - 1,
+                                t.elapsed().as_secs_f64()
+                            );
+                        }
+                        match answer {
+                            Bound::Refuted => {
+                                lp.report.status = Status::Optimal;
+                                lp.report.proof = Some(Some(belts - 1));
+                                lp.report.proved_by_chains = true;
+                                lp.report.claim = format!(
+                                    "proved by the chain bound: no layout with fewer than {} \
+                                     solves the level",
+                                    crate::cegar::belts(belts)
+                                );
+                                break;
+                            }
+                            Bound::OutOfBudget => chains = None,
+                            Bound::Allowed { .. } => {}
+                        }
                     }
                     bound = Some(belts - 1);
                     // From here on every call is a step towards the proof: a

@@ -65,6 +65,15 @@ pub struct Args {
     /// second view rather than the only one. No effect with --threads 1.
     #[arg(long)]
     pub no_elimination: bool,
+    /// Prove minimality by SAT calls only. By default, on levels with one
+    /// plain source and no bumpers, crossovers, preset belts or teleporters
+    /// with several outs, each verified layout is first checked against the
+    /// chain bound: a search over the ways chains of belts can run between
+    /// the source, the toppers, the splitters and the targets, which may
+    /// prove at once that no smaller layout exists (see
+    /// encodings/README.md, "The chain bound").
+    #[arg(long)]
+    pub no_chain_bound: bool,
     /// Write the formula of every SAT call to DIR/call-NNNN.cnf (NNNN: the
     /// iteration), to study a hard call on its own: DIMACS with the encoding,
     /// every clause the loop added before that call (loop formulas,
@@ -75,8 +84,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub dump_calls: Option<PathBuf>,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
-    /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K}:
-    /// no layout with at most K belts solves the level (K null: of any size).
+    /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K,
+    /// "by": "sat" or "chain bound"}: no layout with at most K belts solves the
+    /// level (K null: of any size), proved by an UNSAT answer or by the chain
+    /// bound.
     #[arg(long)]
     pub json: bool,
 }
@@ -147,6 +158,7 @@ fn options(a: &Args) -> Result<Options, CliError> {
         neighbourhoods: !a.no_neighbourhoods,
         dump_calls: a.dump_calls.clone(),
         eliminate: !a.no_elimination,
+        chain_bound: !a.no_chain_bound,
         ..Options::default()
     })
 }
@@ -168,7 +180,10 @@ pub fn report_json(r: &Report) -> serde_json::Value {
         "seconds": r.times.total.as_secs_f64(),
         "layout": r.layout.as_ref().map(|l| l.to_string()),
         "claim": r.claim,
-        "proof": r.proof.map(|k| json!({ "max_belts": k })),
+        "proof": r.proof.map(|k| json!({
+            "max_belts": k,
+            "by": if r.proved_by_chains { "chain bound" } else { "sat" },
+        })),
         "counterexamples": r.counterexamples,
         "loop_clauses": r.loop_clauses,
         "variables": r.variables,
@@ -188,6 +203,7 @@ pub fn report_json(r: &Report) -> serde_json::Value {
             "improving": r.times.improving.as_secs_f64(),
             "proving": r.times.proving.as_secs_f64(),
             "simulate": r.times.simulate.as_secs_f64(),
+            "chain_bound": r.times.chain_bound.as_secs_f64(),
         },
     })
 }
@@ -222,7 +238,7 @@ fn summary(r: &Report) -> String {
     let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
     let t = &r.times;
     format!(
-        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
+        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
         r.claim,
         r.iterations,
@@ -233,6 +249,7 @@ fn summary(r: &Report) -> String {
         t.encode.as_secs_f64(),
         t.sat.as_secs_f64(),
         t.simulate.as_secs_f64(),
+        t.chain_bound.as_secs_f64(),
         t.searching.as_secs_f64(),
         t.improving.as_secs_f64(),
         t.proving.as_secs_f64(),
@@ -611,6 +628,9 @@ pub struct BenchArgs {
     /// Pass `--no-elimination` to every run.
     #[arg(long)]
     pub no_elimination: bool,
+    /// Pass `--no-chain-bound` to every run.
+    #[arg(long)]
+    pub no_chain_bound: bool,
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -705,6 +725,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
             }
             if a.no_elimination {
                 cmd.arg("--no-elimination");
+            }
+            if a.no_chain_bound {
+                cmd.arg("--no-chain-bound");
             }
             if seeded {
                 cmd.env("FROSTED_SEED", seed.to_string());

@@ -213,6 +213,7 @@ pub(crate) fn normalize(s: &str) -> String {
                     "\"improving\":",
                     "\"proving\":",
                     "\"simulate\":",
+                    "\"chain_bound\":",
                 ];
                 while let Some((i, key)) = keys
                     .iter()

@@ -23,6 +23,19 @@ fn solve_json() {
     snap!(run(&args), &args);
 }
 
+/// Without the chain bound the same level is proved optimal by an UNSAT
+/// answer: the claim and the proof's `by` say which.
+#[test]
+fn solve_json_without_the_chain_bound() {
+    let args = [
+        "solve",
+        "--json",
+        "--no-chain-bound",
+        "levels/01-toppers/first-frosting.txt",
+    ];
+    snap!(run(&args), &args);
+}
+
 #[test]
 fn solve_first_and_max_belts() {
     let args = ["solve", "--first", "levels/02-several/three-sources.txt"];
@@ -150,6 +163,8 @@ fn solve_dump_calls_replays_every_call() {
             "--json",
             "--threads",
             "1",
+            // The last call must be the proof, not the chain bound.
+            "--no-chain-bound",
             "--dump-calls",
             "calls",
             "level.txt",
@@ -228,8 +243,8 @@ fn solve_dump_calls_replays_every_call() {
     decode_gives_a_layout(&dir, &name);
 }
 
-/// Ctrl-C during a long solve (09-tropical-rain/11, whose proof does not
-/// end) reports the best verified layout as `solved`, exit 0, and the layout
+/// Ctrl-C during a long solve (09-tropical-rain/11 without the chain bound,
+/// whose proof does not end) reports the best verified layout as `solved`, exit 0, and the layout
 /// on stdout solves the level.
 #[cfg(unix)]
 #[test]
@@ -240,9 +255,13 @@ fn solve_ctrl_c_reports_the_best_layout() {
     let dir = scratch("solve_ctrl_c", &[]);
     std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     // Interrupt once a layout is known (a progress line says "best N belts").
-    let run = crate::interrupted_run(&dir, &["solve", "level.txt"], libc::SIGINT, false, |l| {
-        l.starts_with("progress:") && !l.contains("best none")
-    });
+    let run = crate::interrupted_run(
+        &dir,
+        &["solve", "--no-chain-bound", "level.txt"],
+        libc::SIGINT,
+        false,
+        |l| l.starts_with("progress:") && !l.contains("best none"),
+    );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stderr.contains("\nstatus: solved\n"), "{}", run.stderr);
     assert!(
@@ -297,7 +316,13 @@ fn solve_ctrl_c_stops_a_command_solver() {
     std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     let run = crate::interrupted_run(
         &dir,
-        &["solve", "--solver", "cmd:cadical", "level.txt"],
+        &[
+            "solve",
+            "--no-chain-bound",
+            "--solver",
+            "cmd:cadical",
+            "level.txt",
+        ],
         libc::SIGINT,
         false,
         |l| l.contains("SAT call running for"),

@@ -27,7 +27,7 @@
 
 use crate::grid::{CellId, Dir, Kind};
 use crate::level::{Accepts, Level, Tile};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -68,7 +68,7 @@ pub enum Bound {
     /// The bound allows it: a topology that makes the deliveries costs
     /// `cost` ≤ `k`.
     Allowed { cost: usize },
-    /// The search ran out of its budget of steps.
+    /// The search ran out of its budget of work.
     OutOfBudget,
 }
 
@@ -110,6 +110,8 @@ pub struct ChainBound {
     required: Vec<Kind>,
     /// Forward (`true`) and backward distances, per point and exclusion set.
     cache: DistCache,
+    /// Work done so far, in cells looked at (for the budget).
+    work: Cell<u64>,
 }
 
 impl ChainBound {
@@ -256,18 +258,20 @@ impl ChainBound {
             targets: accepts,
             required,
             cache: RefCell::new(HashMap::new()),
+            work: Cell::new(0),
         })
     }
 
     /// Whether a solution can have at most `k` belts, as far as the bound
-    /// sees; `budget` caps the steps of the search (topologies and chain
-    /// costs tried).
+    /// sees; `budget` caps the work of the search, in cells looked at (by
+    /// the distances it measures and the merge points it tries) plus one
+    /// per topology and chain cost tried, so that it bounds the time on
+    /// large boards as on small ones.
     pub fn allows(&self, k: usize, budget: u64) -> Bound {
         let mut s = Search {
             cb: self,
             limit: u32::try_from(k).unwrap_or(INF).min(INF - 1) + 1,
-            steps: 0,
-            budget,
+            until: self.work.get().saturating_add(budget),
             starts: vec![self.start],
             chains: Vec::new(),
             children: vec![None; self.splitter_exits.len()],
@@ -305,6 +309,7 @@ impl ChainBound {
             return d.clone();
         }
         let n = self.n();
+        self.work.set(self.work.get() + self.back.len() as u64);
         let blocked = |i: usize| excl.contains(&(i as u32));
         let mut dist = vec![INF; self.back.len()];
         let mut queue = std::collections::VecDeque::new();
@@ -359,6 +364,7 @@ impl ChainBound {
     /// to `x`, then from `x` to `b` (none if `b` is `None`), plus `plus` and
     /// the merging chain's own cells up to `x` (`tail[x]`).
     fn via(&self, a: usize, b: Option<usize>, excl: Excl, tail: &[u32], plus: u32) -> u32 {
+        self.work.set(self.work.get() + self.n() as u64);
         let from = self.dist(a, excl, true);
         let to = b.map(|b| self.dist(b, excl, false));
         let mut best = INF;
@@ -515,7 +521,7 @@ impl ChainBound {
     }
 }
 
-/// The search ran out of steps.
+/// The search ran out of its budget.
 struct OutOfBudget;
 
 /// One chain of a topology.
@@ -531,8 +537,8 @@ struct Search<'a> {
     cb: &'a ChainBound,
     /// Looking for a topology that costs less than this.
     limit: u32,
-    steps: u64,
-    budget: u64,
+    /// The chain bound's work count at which the search gives up.
+    until: u64,
     /// Where each chain starts (the source's chain first, then two per
     /// splitter reached, in the order they are reached).
     starts: Vec<Landing>,
@@ -544,8 +550,9 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn step(&mut self) -> Result<(), OutOfBudget> {
-        self.steps += 1;
-        if self.steps > self.budget {
+        let work = &self.cb.work;
+        work.set(work.get() + 1);
+        if work.get() > self.until {
             Err(OutOfBudget)
         } else {
             Ok(())

@@ -14,7 +14,7 @@ use frosted::chains::{Bound, ChainBound};
 use frosted::grid::{CellId, Dir, Kind, Shape};
 use frosted::level::{Accepts, Channel, Flags, Level, Tile};
 
-const BUDGET: u64 = 50_000_000;
+const BUDGET: u64 = 500_000_000;
 
 /// `FROSTED_BRUTE_SEED` when set to a number, else `default`.
 fn seed(default: u64) -> u64 {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::tiny::{fewest_belts_by_reads, Rng};
+use common::tiny::{block_until_free, fewest_belts_by_reads, inward, shuffled, Rng};
 use frosted::chains::{Bound, ChainBound};
 use frosted::grid::{CellId, Dir, Kind, Shape};
 use frosted::level::{Accepts, Channel, Flags, Level, Tile};
@@ -32,24 +32,8 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
         height: 3 + rng.below(2),
     };
     let mut tiles = vec![Tile::Empty; shape.len()];
-    let mut order: Vec<usize> = (0..shape.len()).collect();
-    for i in (1..order.len()).rev() {
-        let j = rng.below(i + 1);
-        order.swap(i, j);
-    }
-    let mut it = order.into_iter();
-    // A direction that leads onto the board from `c` (or, `back`, into `c`
-    // from the board).
-    let inward = |rng: &mut Rng, c: usize, back: bool| {
-        let ok: Vec<Dir> = Dir::ALL
-            .into_iter()
-            .filter(|&d| {
-                let d = if back { d.opposite() } else { d };
-                shape.step(CellId(c as u32), d).is_some()
-            })
-            .collect();
-        ok[rng.below(ok.len())]
-    };
+    let mut it = shuffled(rng, shape.len()).into_iter();
+    let inward = |rng: &mut Rng, c: usize, back: bool| inward(rng, shape, c, back);
     let kind = |rng: &mut Rng, n: usize| Kind::new(rng.below(n) as u8).unwrap_or(Kind::PLAIN);
     let mut next = || it.next();
     if let Some(c) = next() {
@@ -88,13 +72,7 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
             }
         }
     }
-    let mut free: Vec<usize> = (0..tiles.len())
-        .filter(|&i| tiles[i] == Tile::Empty)
-        .collect();
-    while free.len() > max_free {
-        let i = rng.below(free.len());
-        tiles[free.swap_remove(i)] = Tile::Block;
-    }
+    block_until_free(rng, &mut tiles, max_free);
     let mut flags = Flags::default();
     if rng.below(3) == 0 {
         let mut kinds: Vec<Kind> = (0..1 + rng.below(2)).map(|_| kind(rng, 4)).collect();

@@ -21,6 +21,42 @@ impl Rng {
     }
 }
 
+/// `0..n` in a random order.
+pub fn shuffled(rng: &mut Rng, n: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i + 1);
+        v.swap(i, j);
+    }
+    v
+}
+
+/// A random direction that leads from cell `c` onto the board (or, with
+/// `back`, into `c` from the board).
+pub fn inward(rng: &mut Rng, shape: Shape, c: usize, back: bool) -> Dir {
+    let cell = frosted::grid::CellId(c as u32);
+    let ok: Vec<Dir> = Dir::ALL
+        .into_iter()
+        .filter(|&d| {
+            shape
+                .step(cell, if back { d.opposite() } else { d })
+                .is_some()
+        })
+        .collect();
+    ok[rng.below(ok.len())]
+}
+
+/// Walls random free cells until at most `max_free` are left.
+pub fn block_until_free(rng: &mut Rng, tiles: &mut [Tile], max_free: usize) {
+    let mut free: Vec<usize> = (0..tiles.len())
+        .filter(|&i| tiles[i] == Tile::Empty)
+        .collect();
+    while free.len() > max_free {
+        let i = rng.below(free.len());
+        tiles[free.swap_remove(i)] = Tile::Block;
+    }
+}
+
 /// A random level with at most `max_free` free cells, on a board of 3 to 5
 /// columns and 2 to 4 rows.
 pub fn random_level(rng: &mut Rng, max_free: usize) -> Level {
@@ -32,26 +68,10 @@ pub fn random_level(rng: &mut Rng, max_free: usize) -> Level {
 /// A random level on a board of `shape` with at most `max_free` free cells.
 pub fn random_level_on(rng: &mut Rng, shape: Shape, max_free: usize) -> Level {
     let mut tiles = vec![Tile::Empty; shape.len()];
-    let mut cells: Vec<usize> = (0..shape.len()).collect();
-    for i in (1..cells.len()).rev() {
-        let j = rng.below(i + 1);
-        cells.swap(i, j);
-    }
     // Sources face into the board and targets can be entered from it, so that
     // a fair share of the levels is solvable.
-    let mut it = cells.into_iter();
-    let inward = |rng: &mut Rng, c: usize, back: bool| {
-        let cell = frosted::grid::CellId(c as u32);
-        let ok: Vec<Dir> = Dir::ALL
-            .into_iter()
-            .filter(|&d| {
-                shape
-                    .step(cell, if back { d.opposite() } else { d })
-                    .is_some()
-            })
-            .collect();
-        ok[rng.below(ok.len())]
-    };
+    let mut it = shuffled(rng, shape.len()).into_iter();
+    let inward = |rng: &mut Rng, c: usize, back: bool| inward(rng, shape, c, back);
     let place =
         |tiles: &mut Vec<Tile>, rng: &mut Rng, it: &mut dyn Iterator<Item = usize>, kind: usize| {
             let Some(c) = it.next() else { return };
@@ -109,14 +129,7 @@ pub fn random_level_on(rng: &mut Rng, shape: Shape, max_free: usize) -> Level {
         };
         put(t, &mut it);
     }
-    // Block cells until few enough are free.
-    let mut free: Vec<usize> = (0..tiles.len())
-        .filter(|&i| tiles[i] == Tile::Empty)
-        .collect();
-    while free.len() > max_free {
-        let i = rng.below(free.len());
-        tiles[free.swap_remove(i)] = Tile::Block;
-    }
+    block_until_free(rng, &mut tiles, max_free);
     let mut flags = Flags::default();
     if rng.below(4) == 0 {
         flags.targets = Some(vec![Kind::PLAIN]);

@@ -65,13 +65,14 @@ pub struct Args {
     /// second view rather than the only one. No effect with --threads 1.
     #[arg(long)]
     pub no_elimination: bool,
-    /// Prove minimality by SAT calls only. By default, on levels with one
-    /// plain source and no bumpers, crossovers, preset belts or teleporters
-    /// with several outs, each verified layout is first checked against the
-    /// chain bound: a search over the ways chains of belts can run between
-    /// the source, the toppers, the splitters and the targets, which may
-    /// prove at once that no smaller layout exists (see
-    /// encodings/README.md, "The chain bound").
+    /// Prove by SAT calls only. By default, on levels with one plain source
+    /// and no bumpers, crossovers, preset belts or teleporters with several
+    /// outs, the chain bound is asked first, before the first SAT call
+    /// (could any layout, within --max-belts, solve?) and after each
+    /// verified layout (could one belt fewer?): a search over the ways
+    /// chains of belts can run between the source, the toppers, the
+    /// splitters and the targets, which may prove at once that none can
+    /// (see encodings/README.md, "The chain bound").
     #[arg(long)]
     pub no_chain_bound: bool,
     /// Write the formula of every SAT call to DIR/call-NNNN.cnf (NNNN: the

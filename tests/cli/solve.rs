@@ -108,6 +108,9 @@ fn solve_unsolvable() {
     );
     let args = ["solve", "impossible.txt"];
     snap!(run_in(&dir, &args), &args);
+    // The same proof by a SAT call.
+    let args = ["solve", "--no-chain-bound", "impossible.txt"];
+    snap!(run_in(&dir, &args), &args);
 }
 
 /// A SAT call that runs for long still gets progress lines on stderr, which
@@ -243,6 +246,32 @@ fn solve_dump_calls_replays_every_call() {
     decode_gives_a_layout(&dir, &name);
 }
 
+/// The chain bound refutes 36 belts on 09-tropical-rain/11 before any SAT
+/// call: `unsolvable` within the bound, exit 1, and the proof says by what.
+#[test]
+fn solve_max_belts_refuted_by_the_chain_bound() {
+    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+        return;
+    };
+    let dir = scratch("solve_chain_bound", &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let out = run_in(&dir, &["solve", "--json", "--max-belts", "36", "level.txt"]);
+    assert!(out.starts_with("exit: 1"), "{out}");
+    let json = out
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON line");
+    let report: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    assert_eq!(report["status"], "unsolvable");
+    assert_eq!(report["iterations"], 0);
+    assert_eq!(report["proof"]["max_belts"], 36);
+    assert_eq!(report["proof"]["by"], "chain bound");
+    assert_eq!(
+        report["claim"],
+        "proved by the chain bound: no layout with at most 36 belts solves the level"
+    );
+}
+
 /// Ctrl-C during a long solve (09-tropical-rain/11 without the chain bound,
 /// whose proof does not end) reports the best verified layout as `solved`, exit 0, and the layout
 /// on stdout solves the level.
@@ -276,8 +305,8 @@ fn solve_ctrl_c_reports_the_best_layout() {
 }
 
 /// SIGTERM (what `timeout` sends) before any layout: `unknown`, exit 3, and
-/// the claim says so (at most 36 belts on 09-tropical-rain/11: no call ends
-/// for minutes).
+/// the claim says so (at most 36 belts on 09-tropical-rain/11 without the
+/// chain bound: no call ends for minutes).
 #[cfg(unix)]
 #[test]
 fn solve_ctrl_c_before_a_layout_is_unknown() {
@@ -288,7 +317,14 @@ fn solve_ctrl_c_before_a_layout_is_unknown() {
     std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     let run = crate::interrupted_run(
         &dir,
-        &["solve", "--json", "--max-belts", "36", "level.txt"],
+        &[
+            "solve",
+            "--json",
+            "--no-chain-bound",
+            "--max-belts",
+            "36",
+            "level.txt",
+        ],
         libc::SIGTERM,
         false,
         |l| l.starts_with("progress:"),

@@ -585,19 +585,34 @@ pub fn solve(
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
     // Before any SAT call: may the chain bound rule out every layout (within
-    // `--max-belts`)? Running out of budget here says nothing about the
-    // searches with a belt bound that come after a layout.
+    // `--max-belts`; no layout has more belts than free cells)? Asked with
+    // bounds 1, 2, 4, ... up to that, sharing one budget: a search without
+    // a tight bound prunes little, while one that finds a cheap way is
+    // quick. A level whose search runs out of budget here has too many ways
+    // for the searches after a layout too, which are then not made.
     if let Some(cb) = &chains {
         let t = Instant::now();
-        let answer = cb.allows(bound.unwrap_or(usize::MAX), CHAIN_BUDGET);
+        let top = bound.unwrap_or(n_free);
+        let until = cb.work() + CHAIN_BUDGET;
+        let mut k = 1;
+        let answer = loop {
+            let k_now = k.min(top);
+            let left = until.saturating_sub(cb.work());
+            match cb.allows(k_now, left) {
+                Bound::Refuted if k_now < top => k = k_now * 2,
+                answer => break answer,
+            }
+        };
         lp.report.times.chain_bound += t.elapsed();
         if lp.trace {
             note!(
-                "trace: chain bound at most {bound:?}: {answer:?} in {:.3}s",
+                "trace: chain bound at most {top}: {answer:?} in {:.3}s",
                 t.elapsed().as_secs_f64()
             );
         }
-        if answer == Bound::Refuted {
+        if answer == Bound::OutOfBudget {
+            chains = None;
+        } else if answer == Bound::Refuted {
             lp.report.status = Status::Unsolvable;
             lp.report.proof = Some(bound);
             lp.report.proved_by_chains = true;

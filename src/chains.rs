@@ -288,6 +288,11 @@ impl ChainBound {
         }
     }
 
+    /// The work done by every search so far (the unit of the budget).
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+
     fn n(&self) -> usize {
         self.free.len()
     }

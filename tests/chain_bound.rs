@@ -1,7 +1,8 @@
 //! The chain bound (`src/chains.rs`) must never rule out a real solution: on
 //! random small levels of its class, brute force finds the fewest belts and
 //! the bound must allow that many; on the real levels, it must allow the belt
-//! count of every known solution. On 09-tropical-rain/11 it proves the
+//! count of every known solution; on the example levels, `solve` proves
+//! the same minima with it as without it. On 09-tropical-rain/11 it proves the
 //! minimum that the SAT calls cannot prove within the minute.
 //!
 //! `FROSTED_CHAIN_CASES` sets how many random levels, `FROSTED_BRUTE_SEED`
@@ -335,5 +336,48 @@ fn the_bound_allows_reduced_random_solutions() {
     assert!(
         split >= cases / 10,
         "only {split} of {cases} pass a splitter"
+    );
+}
+
+/// On the example levels of the class, `solve` finds the same minimum with
+/// the chain bound as with SAT proofs alone, and says which proof it used.
+#[test]
+fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
+    use frosted::cegar::{solve, Options, Status};
+    let (mut compared, mut by_chains) = (0, 0);
+    for path in common::example_levels() {
+        let level = common::load(&path);
+        if ChainBound::new(&level).is_err() {
+            continue;
+        }
+        let with = solve(&level, &Options::default(), &mut |_| {}).expect("solve runs");
+        let sat_only = Options {
+            chain_bound: false,
+            ..Options::default()
+        };
+        let without = solve(&level, &sat_only, &mut |_| {}).expect("solve runs");
+        let name = path.display();
+        assert!(
+            matches!(with.status, Status::Optimal | Status::Unsolvable),
+            "{name}: {:?}",
+            with.status
+        );
+        assert_eq!(with.status, without.status, "{name}");
+        assert_eq!(with.belts, without.belts, "{name}");
+        assert_eq!(with.proof, without.proof, "{name}");
+        assert!(!without.proved_by_chains, "{name}");
+        if with.proved_by_chains {
+            by_chains += 1;
+            assert!(
+                with.claim.starts_with("proved by the chain bound"),
+                "{name}"
+            );
+        }
+        compared += 1;
+    }
+    eprintln!("{compared} example levels of the class; the chain bound proved {by_chains}");
+    assert!(
+        compared >= 10 && by_chains >= 5,
+        "{compared} compared, {by_chains} by chains"
     );
 }

@@ -308,6 +308,32 @@ const WINDOW_REJECTS: usize = 20;
 const CHAIN_BUDGET: u64 = 60_000_000;
 
 impl Loop<'_> {
+    /// Asks the chain bound whether a layout with at most `top` belts could
+    /// solve, under one budget: with the bounds `from`, `2 from`, `4 from`,
+    /// ... up to `top` (a search without a tight bound prunes little, while
+    /// one that finds a cheap way is quick), the first answer that is not a
+    /// refutation below `top`. Timed, and traced.
+    fn ask_chains(&mut self, cb: &ChainBound, from: usize, top: usize) -> Bound {
+        let t = Instant::now();
+        let until = cb.work() + CHAIN_BUDGET;
+        let mut k = from.max(1);
+        let answer = loop {
+            let k_now = k.min(top);
+            match cb.allows(k_now, until.saturating_sub(cb.work())) {
+                Bound::Refuted if k_now < top => k = k_now * 2,
+                answer => break answer,
+            }
+        };
+        self.report.times.chain_bound += t.elapsed();
+        if self.trace {
+            note!(
+                "trace: chain bound at most {top}: {answer:?} in {:.3}s",
+                t.elapsed().as_secs_f64()
+            );
+        }
+        answer
+    }
+
     /// The variables of the first copy's formula: all but the second view's
     /// own.
     fn first_variables(&self) -> u32 {
@@ -585,31 +611,11 @@ pub fn solve(
     let n_free = lp.enc.free.len();
     let mut bound: Option<usize> = opts.max_belts.filter(|&k| k < n_free);
     // Before any SAT call: may the chain bound rule out every layout (within
-    // `--max-belts`; no layout has more belts than free cells)? Asked with
-    // bounds 1, 2, 4, ... up to that, sharing one budget: a search without
-    // a tight bound prunes little, while one that finds a cheap way is
-    // quick. A level whose search runs out of budget here has too many ways
-    // for the searches after a layout too, which are then not made.
+    // `--max-belts`; no layout has more belts than free cells)? A level
+    // whose search runs out of budget here has too many ways for the
+    // searches after a layout too, which are then not made.
     if let Some(cb) = &chains {
-        let t = Instant::now();
-        let top = bound.unwrap_or(n_free);
-        let until = cb.work() + CHAIN_BUDGET;
-        let mut k = 1;
-        let answer = loop {
-            let k_now = k.min(top);
-            let left = until.saturating_sub(cb.work());
-            match cb.allows(k_now, left) {
-                Bound::Refuted if k_now < top => k = k_now * 2,
-                answer => break answer,
-            }
-        };
-        lp.report.times.chain_bound += t.elapsed();
-        if lp.trace {
-            note!(
-                "trace: chain bound at most {top}: {answer:?} in {:.3}s",
-                t.elapsed().as_secs_f64()
-            );
-        }
+        let answer = lp.ask_chains(cb, 1, bound.unwrap_or(n_free));
         if answer == Bound::OutOfBudget {
             chains = None;
         } else if answer == Bound::Refuted {
@@ -763,17 +769,7 @@ pub fn solve(
                         break;
                     }
                     if let Some(cb) = &chains {
-                        let t = Instant::now();
-                        let answer = cb.allows(belts - 1, CHAIN_BUDGET);
-                        lp.report.times.chain_bound += t.elapsed();
-                        if lp.trace {
-                            note!(
-                                "trace: chain bound at most {}: {answer:?} in {:.3}s",
-                                belts - 1,
-                                t.elapsed().as_secs_f64()
-                            );
-                        }
-                        match answer {
+                        match lp.ask_chains(cb, belts - 1, belts - 1) {
                             Bound::Refuted => {
                                 lp.report.status = Status::Optimal;
                                 lp.report.proof = Some(Some(belts - 1));
@@ -781,7 +777,7 @@ pub fn solve(
                                 lp.report.claim = format!(
                                     "proved by the chain bound: no layout with fewer than {} \
                                      solves the level",
-                                    crate::cegar::belts(belts)
+                                    self::belts(belts)
                                 );
                                 break;
                             }

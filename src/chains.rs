@@ -94,8 +94,9 @@ type DistCache = RefCell<HashMap<(usize, Excl, bool), Rc<Vec<u32>>>>;
 pub struct ChainBound {
     /// Free cells, indexed densely.
     free: Vec<CellId>,
-    /// Per free cell, where a belt each way sends a donut.
-    moves: Vec<[Landing; 4]>,
+    /// Per free cell, the point a belt each way sends a donut to (none for
+    /// a refused move).
+    moves: Vec<[Option<usize>; 4]>,
     /// Per point (free cells, then splitters, then targets): the free cells
     /// whose belt can lead there.
     back: Vec<Vec<usize>>,
@@ -183,11 +184,9 @@ impl ChainBound {
         };
         let mut back = vec![Vec::new(); n + splitters.len() + targets.len()];
         for (i, m) in moves.iter().enumerate() {
-            for &l in m {
-                if let Some(p) = point(l) {
-                    if !back[p].contains(&i) {
-                        back[p].push(i);
-                    }
+            for p in m.iter().filter_map(|&l| point(l)) {
+                if !back[p].contains(&i) {
+                    back[p].push(i);
                 }
             }
         }
@@ -251,7 +250,7 @@ impl ChainBound {
         Ok(ChainBound {
             start: land(source, source_dir),
             free,
-            moves,
+            moves: moves.iter().map(|m| m.map(point)).collect(),
             back,
             waypoints,
             splitter_exits,
@@ -324,13 +323,7 @@ impl ChainBound {
                 queue.push_back(a);
             }
             while let Some(p) = queue.pop_front() {
-                for &l in &self.moves[p] {
-                    let q = match l {
-                        Landing::Free(q) => q,
-                        Landing::Splitter(z) => n + z,
-                        Landing::Target(t) => n + self.splitter_exits.len() + t,
-                        Landing::Invalid => continue,
-                    };
+                for q in self.moves[p].iter().flatten().copied() {
                     if dist[q] == INF && !(q < n && blocked(q)) {
                         dist[q] = dist[p] + 1;
                         if q < n {

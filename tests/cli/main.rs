@@ -287,6 +287,15 @@ pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
     None
 }
 
+/// A scratch folder `name` holding the real level `relative` as
+/// `level.txt`, or `None` when `../shared` is absent (see [`real_level`]).
+pub(crate) fn real_level_in_scratch(name: &str, relative: &str) -> Option<PathBuf> {
+    let level = real_level(relative)?;
+    let dir = scratch(name, &[]);
+    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    Some(dir)
+}
+
 /// The solver binary `program` (Debian's `cadical`, `minisat`) is on PATH;
 /// if not, says SKIPPED (never in CI, which installs them).
 pub(crate) fn has_solver(program: &str) -> bool {

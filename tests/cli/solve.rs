@@ -250,11 +250,10 @@ fn solve_dump_calls_replays_every_call() {
 /// call: `unsolvable` within the bound, exit 1, and the proof says by what.
 #[test]
 fn solve_max_belts_refuted_by_the_chain_bound() {
-    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+    let Some(dir) = crate::real_level_in_scratch("solve_chain_bound", "09-tropical-rain/11.txt")
+    else {
         return;
     };
-    let dir = scratch("solve_chain_bound", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     let out = run_in(&dir, &["solve", "--json", "--max-belts", "36", "level.txt"]);
     assert!(out.starts_with("exit: 1"), "{out}");
     let json = out
@@ -278,11 +277,9 @@ fn solve_max_belts_refuted_by_the_chain_bound() {
 #[cfg(unix)]
 #[test]
 fn solve_ctrl_c_reports_the_best_layout() {
-    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+    let Some(dir) = crate::real_level_in_scratch("solve_ctrl_c", "09-tropical-rain/11.txt") else {
         return;
     };
-    let dir = scratch("solve_ctrl_c", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     // Interrupt once a layout is known (a progress line says "best N belts").
     let run = crate::interrupted_run(
         &dir,
@@ -310,11 +307,10 @@ fn solve_ctrl_c_reports_the_best_layout() {
 #[cfg(unix)]
 #[test]
 fn solve_ctrl_c_before_a_layout_is_unknown() {
-    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
+    let Some(dir) = crate::real_level_in_scratch("solve_ctrl_c_unknown", "09-tropical-rain/11.txt")
+    else {
         return;
     };
-    let dir = scratch("solve_ctrl_c_unknown", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
     let run = crate::interrupted_run(
         &dir,
         &[
@@ -342,14 +338,13 @@ fn solve_ctrl_c_before_a_layout_is_unknown() {
 #[cfg(unix)]
 #[test]
 fn solve_ctrl_c_stops_a_command_solver() {
-    let Some(level) = crate::real_level("09-tropical-rain/11.txt") else {
-        return;
-    };
     if !crate::has_solver("cadical") {
         return;
     }
-    let dir = scratch("solve_ctrl_c_cmd", &[]);
-    std::fs::copy(&level, dir.join("level.txt")).expect("copy level");
+    let Some(dir) = crate::real_level_in_scratch("solve_ctrl_c_cmd", "09-tropical-rain/11.txt")
+    else {
+        return;
+    };
     let run = crate::interrupted_run(
         &dir,
         &[

@@ -1,11 +1,6 @@
-//! Freshly Frosted: the level format, the exact simulator, and a SAT-based solver
-//! that places belts and proves things about them.
-//!
-//! The modules, from the bottom up:
-//! - [`grid`]: typed directions, cells and donut kinds;
-//! - [`level`] and [`parse`]: the level model and the level format;
-//! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
-//! - [`judge`]: whether a layout solves its level, and why not.
+//! The `frosted` command line, and the names the tests and benchmarks use: the
+//! puzzle's modules (from `freshly-frosted`) and the back end's (`cegar`) under
+//! one roof.
 
 /// `eprintln!` that cannot panic: when stderr cannot be written (a full disk,
 /// a closed stderr) the line is dropped, as there is nowhere left to report it.
@@ -17,19 +12,11 @@ macro_rules! note {
     }};
 }
 
-pub mod acyclic;
-pub mod branch;
-pub mod cegar;
-pub mod chains;
 pub mod cli;
-pub mod encode;
-pub mod grid;
-pub mod improve;
-pub mod judge;
-pub mod level;
-pub mod parse;
-pub mod render;
-pub mod sat;
-pub mod sim;
-pub mod snippet;
-pub mod xorshift;
+
+pub use ::cegar::{sat, xorshift};
+pub use freshly_frosted::solve_loop as cegar;
+pub use freshly_frosted::{
+    branch, chains, encode, grid, improve, judge, level, parse, render, sim,
+};
+pub use snippet;

@@ -17,10 +17,10 @@ use crate::encode::Encoding;
 use crate::improve::windows;
 use crate::judge::{judge, Verdict};
 use crate::level::Level;
-use crate::sat::call_dump::CallDump;
-use crate::sat::elim::{eliminate, Extension};
-use crate::sat::race::{shuffle, Race};
-use crate::sat::{Answer, Backend, SolverChoice};
+use cegar::sat::call_dump::CallDump;
+use cegar::sat::elim::{eliminate, Extension};
+use cegar::sat::race::{shuffle, Race};
+use cegar::sat::{Answer, Backend, SolverChoice};
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
@@ -67,20 +67,20 @@ pub struct Options {
     pub max_belts: Option<usize>,
     pub timeout: Option<Duration>,
     /// Copies of the solver racing on their own threads (see
-    /// [`crate::sat::race`]); 1 runs one solver, deterministically.
+    /// [`cegar::sat::race`]); 1 runs one solver, deterministically.
     pub threads: usize,
     /// After each verified layout, look for a smaller one that changes one
     /// window of it (see [`crate::improve`]) before the calls over the whole
     /// board.
     pub neighbourhoods: bool,
     /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
-    /// [`crate::sat::call_dump`]); the folder must exist.
+    /// [`cegar::sat::call_dump`]); the folder must exist.
     pub dump_calls: Option<PathBuf>,
     /// With several threads, how long a call runs on one copy before the
     /// others join ([`RACE_HEAD_START`] by default).
     pub head_start: Duration,
     /// With several threads, the racing copies after the first hold the
-    /// encoding simplified by variable elimination (see [`crate::sat::elim`]);
+    /// encoding simplified by variable elimination (see [`cegar::sat::elim`]);
     /// no effect with one thread.
     pub eliminate: bool,
     /// Encode the belt counter lazily on boards with more than this many

@@ -8,7 +8,7 @@ use crate::grid::{Dir, Kind, Shape};
 use crate::level::{Accepts, Channel, Flags, Level, Tile};
 use std::fmt;
 
-pub use crate::snippet::Span;
+pub use snippet::Span;
 
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ impl ParseError {
     /// Renders the error the way a compiler does: message, `file:line:col`, the line
     /// and a caret under the offending characters.
     pub fn render(&self, path: &str) -> String {
-        crate::snippet::render(&self.kind, path, self.span, &self.line_text)
+        snippet::render(&self.kind, path, self.span, &self.line_text)
     }
 }
 

@@ -1588,7 +1588,7 @@ impl Encoding {
     }
 
     /// The encoding's clauses `all` (as written by [`Encoding::new`]) with
-    /// the grounding by vertex elimination (C7′, `crate::acyclic`: no cycle
+    /// the grounding by vertex elimination (C7′, `cegar::acyclic`: no cycle
     /// of `sup` edges) in place of the rank clauses: another encoding of the
     /// same problem, over the same variables but the ranks and the path
     /// variables it makes with `vm`. Exact too, and far smaller, but it makes
@@ -1604,7 +1604,7 @@ impl Encoding {
         };
         let mut out = all[..range.start].to_vec();
         for edges in support_edges {
-            crate::acyclic::forbid_cycles(edges, vm, &mut |cl| out.push(cl));
+            cegar::acyclic::forbid_cycles(edges, vm, &mut |cl| out.push(cl));
         }
         out.extend_from_slice(&all[range.end..]);
         self.n_vars = vm.n_used();
@@ -1613,7 +1613,7 @@ impl Encoding {
 
     /// The variables that clauses and assumptions given to the solver after
     /// the encoding may name, so preprocessing must keep them
-    /// ([`crate::sat::elim`]): the belt choices (counterexamples, windows),
+    /// ([`cegar::sat::elim`]): the belt choices (counterexamples, windows),
     /// `strong`, the goals, the belt counter's outputs (bounds), `pre` and
     /// `strand` (X2), every `q` (loop formulas), and `act` where the loop
     /// formulas name it (without exact ranks; see [`Encoding::unfounded`]).
@@ -1823,7 +1823,7 @@ pub fn dimacs(level: &Level, dump: &Dump) -> Result<String, String> {
         comments.push(format!("assumed: {}", facts.join(" ")));
     }
     let mut text = String::new();
-    crate::sat::dimacs::write_with_assumptions(
+    cegar::sat::dimacs::write_with_assumptions(
         &mut text,
         vars.n_used(),
         clauses.iter(),

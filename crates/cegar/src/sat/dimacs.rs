@@ -1,8 +1,8 @@
 //! DIMACS CNF output and SAT-competition solver output (`s` and `v` lines).
 
 use super::Answer;
-use crate::snippet::{self, Span};
 use rustsat::types::{Clause, Lit};
+use snippet::{self, Span};
 use std::fmt::{self, Write};
 
 /// Writes a DIMACS CNF: the `comments` first (each becomes a `c` line), then the

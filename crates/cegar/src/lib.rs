@@ -1,7 +1,25 @@
-//! A puzzle-independent CEGAR back end: SAT backends behind one trait, DIMACS
-//! writing and reading, variable elimination, racing solvers, and encodings that
-//! any grid puzzle can use.
+//! A puzzle-independent CEGAR back end for grid puzzles whose answers are
+//! checked by an exact simulation.
+//!
+//! A puzzle plugs in through [`Puzzle`]: it writes its encoding into a clause
+//! collector, reads models, and checks candidates exactly. The loop
+//! ([`solve()`]) asks a SAT backend ([`sat`]: varisat, CaDiCaL, any DIMACS
+//! solver binary, or a race of them), checks every candidate, refines on each
+//! failure, pushes the cost down, and proves. It knows nothing of any puzzle.
+//!
+//! - [`puzzle`]: the seam (the trait, what it returns);
+//! - [`solve`](mod@solve): the loop and its options and events;
+//! - [`report`]: statuses, claims and proofs as types;
+//! - [`sat`]: backends, DIMACS, variable elimination, racing;
+//! - [`acyclic`]: building blocks for encodings.
 
 pub mod acyclic;
+pub mod puzzle;
+pub mod report;
 pub mod sat;
+pub mod solve;
 pub mod xorshift;
+
+pub use puzzle::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
+pub use report::{Claim, Counts, Nouns, Progress, Proof, ProofMethod, Report, Status, Stop, Times};
+pub use solve::{solve, Event, Options};

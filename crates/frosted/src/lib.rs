@@ -23,6 +23,7 @@ pub mod improve;
 pub mod judge;
 pub mod level;
 pub mod parse;
+pub mod puzzle;
 pub mod render;
 pub mod sim;
 pub mod solve_loop;

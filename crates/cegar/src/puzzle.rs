@@ -1,0 +1,170 @@
+//! The seam between the loop and a puzzle: what a puzzle must give the loop
+//! (an encoding, a way to read a model, an exact check) and what it may give
+//! (a lower bound proved without SAT, windows for a neighbourhood search, a
+//! second view of its formula for racing copies).
+//!
+//! The loop knows candidates only through this trait: it never looks inside
+//! one. A candidate is whatever the puzzle's answer is (a belt layout, a
+//! train's track); its *cost* is the number the loop pushes down (belts,
+//! track cells).
+
+use crate::report::Nouns;
+use rustsat::instances::{Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+
+/// What the encoding tells the loop, once it is written.
+#[derive(Clone, Debug, Default)]
+pub struct Encoded {
+    /// Switches on the *strengthenings*: constraints that prune hard but may
+    /// cut off real solutions. The loop assumes it while searching and its
+    /// negation while proving, so that an UNSAT answer while proving is a
+    /// proof. `None`: the encoding has no strengthening.
+    pub strong: Option<Lit>,
+    /// Whether assuming `strong` adds anything; when not, the loop proves
+    /// from its first call.
+    pub adds_strength: bool,
+    /// Requirement switches, all assumed in every call whose model counts.
+    pub goals: Vec<Lit>,
+    /// Warm up on a first candidate: the first calls assume only the first
+    /// 1, 2, ... goals (their models are not read), so the solver meets the
+    /// requirements one at a time.
+    pub warm_up: bool,
+    /// The number of *decisions*: the units the neighbourhood search frees
+    /// or keeps (free cells, say). 0 turns the neighbourhood search off.
+    pub decisions: usize,
+    /// The largest cost any candidate can have; a bound at or above it is
+    /// no bound.
+    pub max_cost: usize,
+}
+
+/// What a model means.
+#[derive(Clone, Debug)]
+pub struct Decoded<C> {
+    /// The candidate to check; `None` when the model describes none (a
+    /// detached cycle, say): the lemmas must then rule the model out.
+    pub candidate: Option<C>,
+    /// Clauses that every solution satisfies (loop formulas, cycle cuts)
+    /// and that this model violates; the loop adds them.
+    pub lemmas: Vec<Clause>,
+}
+
+/// The exact check's verdict on a candidate.
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// The candidate solves the puzzle at this cost.
+    Accepted { cost: usize },
+    /// The candidate fails. Each clause blocks it and every candidate that
+    /// fails for the same reason (and no solution); the first is the
+    /// counterexample proper. `reason` says why, when asked for.
+    Rejected {
+        clauses: Vec<Clause>,
+        reason: Option<String>,
+    },
+}
+
+/// A lower bound's answer to "could a solution cost at most `k`?".
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No solution costs at most `k`: a proof.
+    Refuted,
+    /// The bound cannot rule it out.
+    Allowed,
+    /// The search ran out of its budget of work.
+    OutOfBudget,
+}
+
+/// A lower bound on the cost of every solution, proved without SAT.
+pub trait LowerBound {
+    /// Its name in claims and proofs ("the chain bound").
+    fn name(&self) -> &'static str;
+    /// Could a solution cost at most `k`? May do `budget` units of work.
+    fn allows(&self, k: usize, budget: u64) -> Bound;
+    /// The work done so far, in the units of `budget`.
+    fn work(&self) -> u64;
+}
+
+/// One decision of a candidate, for the neighbourhood search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// True exactly when the decision is as in the candidate.
+    pub keep: Lit,
+    /// The candidate pays for this decision (a belt on this cell).
+    pub costs: bool,
+}
+
+/// A puzzle the loop can solve. The loop calls [`Puzzle::encode`] once,
+/// first; then it asks the solver, reads each model with
+/// [`Puzzle::decode`], checks each candidate with [`Puzzle::check`], and
+/// adds what they return, until it has a cheapest solution or a proof.
+///
+/// Soundness rests on three promises: every clause of the encoding without
+/// `strong` holds for every solution (a *relaxation*); every lemma and every
+/// counterexample clause holds for every solution; a lower bound's
+/// `Refuted` is a proof. Then UNSAT while proving means no solution.
+pub trait Puzzle {
+    /// A candidate answer (a layout, a track).
+    type Candidate: Clone;
+
+    /// Writes the encoding into `cnf`, asking `vars` for variables.
+    fn encode(&mut self, cnf: &mut Cnf, vars: &mut dyn ManageVars) -> Result<Encoded, String>;
+
+    /// Makes "cost at most `k`" available: returns the clauses that it needs
+    /// first (a lazily built counter; often none) and the literals to assume.
+    fn cost_at_most(&mut self, k: usize, vars: &mut dyn ManageVars) -> (Vec<Clause>, Vec<Lit>);
+
+    /// Reads a model (`model[v]`: the value of variable `v`).
+    fn decode(&mut self, model: &[bool], vars: &mut dyn ManageVars) -> Decoded<Self::Candidate>;
+
+    /// Runs the exact check; `explain`: say why a rejected candidate fails.
+    fn check(&mut self, candidate: &Self::Candidate, explain: bool) -> Check;
+
+    /// A lower bound for this instance, or why there is none.
+    fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
+        Err("this puzzle has no lower bound".into())
+    }
+
+    /// Windows for the neighbourhood search: sets of decisions (indices
+    /// below [`Encoded::decisions`], sorted) to free while the others keep
+    /// their values.
+    fn windows(&self) -> Vec<Vec<usize>> {
+        Vec::new()
+    }
+
+    /// The candidate's decisions, one per decision index.
+    fn decisions_of(&self, _candidate: &Self::Candidate) -> Vec<Decision> {
+        Vec::new()
+    }
+
+    /// A second view of the formula for racing copies after the first:
+    /// clauses equivalent to `first` on the [`Puzzle::interface`]
+    /// variables. `None`: the copies share the first view.
+    fn second_view(
+        &mut self,
+        _first: &[Clause],
+        _vars: &mut dyn ManageVars,
+    ) -> Option<Vec<Clause>> {
+        None
+    }
+
+    /// Per variable: later clauses or assumptions may name it, so variable
+    /// elimination must keep it.
+    fn interface(&self) -> Vec<bool> {
+        Vec::new()
+    }
+
+    /// The puzzle's words for claims and dumps.
+    fn nouns(&self) -> Nouns {
+        Nouns {
+            candidate: "candidate",
+            unit: "unit",
+            units: "units",
+            instance: "instance",
+            checker: "check",
+        }
+    }
+
+    /// Comment lines that name the variables, for formula dumps.
+    fn variable_comments(&self) -> Vec<String> {
+        Vec::new()
+    }
+}

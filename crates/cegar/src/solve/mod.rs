@@ -1,0 +1,120 @@
+//! The solve loop: ask the SAT solver for a candidate, check it exactly,
+//! turn a failure into clauses, and repeat (counterexample-guided
+//! abstraction refinement), then push the cost down until the solver proves
+//! that nothing cheaper exists.
+//!
+//! Two modes share one incremental solver. *Searching* assumes the puzzle's
+//! `strong` literal, which adds constraints that prune hard but may cut off
+//! unusual real solutions. *Proving* assumes its negation: only relaxations
+//! of the exact rules remain (plus sound learned clauses), so UNSAT there is
+//! a proof. A status of `optimal` or `unsolvable` is only ever given after an
+//! UNSAT answer in proving mode, or after the puzzle's lower bound ruled out
+//! anything cheaper. The loop searches until it has a first candidate (or
+//! searching is UNSAT), then proves.
+
+mod neighbourhood;
+mod run;
+mod setup;
+
+use crate::puzzle::Puzzle;
+use crate::report::Progress;
+use crate::report::Report;
+use crate::sat::SolverChoice;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// With several threads, how long a SAT call runs alone before the other
+/// solvers join it: calls shorter than this are answered exactly as by one
+/// solver.
+pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
+
+/// The work one search of the lower bound may do, in its own units (the
+/// chain bound counts cells looked at: its hardest real proof takes about 25
+/// million, and a search that runs out takes a few tenths of a second). The
+/// loop stops asking after the first search that runs out: searches for the
+/// next bounds down seldom fare better, and each would cost as much again.
+pub const LOWER_BOUND_BUDGET: u64 = 60_000_000;
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub solver: SolverChoice,
+    /// Stop at the first verified candidate.
+    pub first: bool,
+    /// Only consider candidates that cost at most this much.
+    pub max_cost: Option<usize>,
+    pub timeout: Option<Duration>,
+    /// Copies of the solver racing on their own threads (see
+    /// [`crate::sat::race`]); 1 runs one solver, deterministically.
+    pub threads: usize,
+    /// After each verified candidate, look for a cheaper one that changes one
+    /// window of it before the calls over the whole instance.
+    pub neighbourhoods: bool,
+    /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
+    /// [`crate::sat::call_dump`]); the folder must exist.
+    pub dump_calls: Option<PathBuf>,
+    /// With several threads, how long a call runs on one copy before the
+    /// others join ([`RACE_HEAD_START`] by default).
+    pub head_start: Duration,
+    /// With several threads, the racing copies after the first hold the
+    /// puzzle's second view simplified by variable elimination (see
+    /// [`crate::sat::elim`]); no effect with one thread.
+    pub eliminate: bool,
+    /// Ask the puzzle's lower bound, where it has one, before the first
+    /// call and after each verified candidate.
+    pub lower_bound: bool,
+    /// The work one lower-bound search may do ([`LOWER_BOUND_BUDGET`]).
+    pub lower_bound_budget: u64,
+    /// Shuffle the clauses with this seed before the solver sees them.
+    pub seed: Option<u64>,
+    /// Send [`Event::Trace`] and [`Event::Rejected`] events.
+    pub trace: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            solver: SolverChoice::Varisat,
+            first: false,
+            max_cost: None,
+            timeout: None,
+            threads: 1,
+            neighbourhoods: true,
+            dump_calls: None,
+            head_start: RACE_HEAD_START,
+            eliminate: true,
+            lower_bound: true,
+            lower_bound_budget: LOWER_BOUND_BUDGET,
+            seed: None,
+            trace: false,
+        }
+    }
+}
+
+/// What the loop tells its caller while it runs.
+pub enum Event<'a, C> {
+    /// Before every SAT call, and with each new best candidate.
+    Progress(&'a Progress<C>),
+    /// A line for studying the loop (with [`Options::trace`] only).
+    Trace(String),
+    /// The check rejected a candidate (with [`Options::trace`] only).
+    Rejected {
+        candidate: &'a C,
+        reason: &'a str,
+        /// The literals of each clause it became.
+        clause_sizes: Vec<usize>,
+    },
+}
+
+/// Solves `puzzle`: the cheapest candidate its check accepts, and a proof
+/// that nothing cheaper would do (or that nothing does).
+pub fn solve<P: Puzzle>(
+    puzzle: &mut P,
+    opts: &Options,
+    events: &mut dyn FnMut(Event<P::Candidate>),
+) -> Result<Report<P::Candidate>, String> {
+    let mut lp = setup::start(puzzle, opts, events)?;
+    lp.ask_lower_bound_first();
+    lp.run()?;
+    Ok(lp.finish())
+}

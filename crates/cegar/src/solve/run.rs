@@ -1,0 +1,443 @@
+//! The loop's state and its steps: ask, read the answer, check the candidate,
+//! refine on a failure, tighten the bound on a success, and stop at a proof.
+
+use super::neighbourhood::Neighbourhood;
+use super::{Event, Options};
+use crate::puzzle::{Bound, Check, Encoded, LowerBound, Puzzle};
+use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
+use crate::sat::call_dump::CallDump;
+use crate::sat::elim::Extension;
+use crate::sat::{Answer, Backend};
+use rustsat::instances::{BasicVarManager, ManageVars};
+use rustsat::types::{Clause, Lit};
+use std::time::Instant;
+
+/// The solve loop's state.
+pub(super) struct Loop<'a, P: Puzzle> {
+    puzzle: &'a mut P,
+    opts: &'a Options,
+    events: &'a mut dyn FnMut(Event<P::Candidate>),
+    enc: Encoded,
+    backend: Box<dyn Backend>,
+    vars: BasicVarManager,
+    report: Report<P::Candidate>,
+    start: Instant,
+    deadline: Option<Instant>,
+    pub(super) neighbourhood: Neighbourhood,
+    /// With `--dump-calls`: every clause so far, written out before each call.
+    pub(super) dump: Option<CallDump>,
+    /// What variable elimination removed from the encoding (nothing without it).
+    pub(super) ext: Extension,
+    /// The second view's size at the start, and how many clauses of the
+    /// first copy's formula its start stands in for.
+    pub(super) second: Option<(SecondView, usize)>,
+    lower: Option<Box<dyn LowerBound>>,
+    /// Looking for a candidate that costs at most this.
+    bound: Option<usize>,
+    proving: bool,
+    /// How many of the goals the calls assume (all, after the warm-up).
+    goals: usize,
+    /// A proof or the first candidate asked for: the loop is done.
+    done: bool,
+}
+
+impl<'a, P: Puzzle> Loop<'a, P> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        puzzle: &'a mut P,
+        opts: &'a Options,
+        events: &'a mut dyn FnMut(Event<P::Candidate>),
+        enc: Encoded,
+        backend: Box<dyn Backend>,
+        vars: BasicVarManager,
+        report: Report<P::Candidate>,
+        start: Instant,
+    ) -> Loop<'a, P> {
+        // Searching only pays when it adds constraints; otherwise its UNSAT
+        // would just be repeated by proving.
+        let proving = !enc.adds_strength || enc.strong.is_none();
+        let goals = match enc.warm_up {
+            true => enc.goals.len().min(1),
+            false => enc.goals.len(),
+        };
+        Loop {
+            lower: None,
+            bound: opts.max_cost.filter(|&k| k < enc.max_cost),
+            deadline: opts.timeout.map(|t| start + t),
+            puzzle,
+            opts,
+            events,
+            enc,
+            backend,
+            vars,
+            report,
+            start,
+            neighbourhood: Neighbourhood::default(),
+            dump: None,
+            ext: Extension::default(),
+            second: None,
+            proving,
+            goals,
+            done: false,
+        }
+    }
+
+    /// Sends a trace line, when tracing.
+    pub(super) fn trace(&mut self, line: String) {
+        if self.opts.trace {
+            (self.events)(Event::Trace(line));
+        }
+    }
+
+    /// Gives a clause of the encoding to the solver.
+    pub(super) fn add_encoding(&mut self, cl: &Clause) {
+        if let Some(d) = &mut self.dump {
+            d.add(cl);
+        }
+        self.backend.add_clause(cl);
+        self.report.counts.clauses += 1;
+    }
+
+    /// Gives the solver a clause learned after the encoding.
+    fn add(&mut self, cl: &Clause) -> Result<(), String> {
+        self.check_interface(cl.iter())?;
+        self.add_encoding(cl);
+        Ok(())
+    }
+
+    /// Clauses and assumptions after the encoding may only name variables
+    /// that elimination kept; one that names another would make every later
+    /// answer meaningless.
+    fn check_interface<'l>(&self, mut lits: impl Iterator<Item = &'l Lit>) -> Result<(), String> {
+        match lits.find(|l| self.ext.is_eliminated(l.var())) {
+            Some(l) => Err(format!(
+                "internal error: variable {} was eliminated but is named after the \
+                 encoding (solve with --no-elimination)",
+                l.var().idx() + 1
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The variables of the first copy's formula: all but the second view's
+    /// own.
+    fn first_variables(&self) -> u32 {
+        let own = self.second.map_or(0, |(v, _)| v.own_variables);
+        self.vars.n_used() - own
+    }
+
+    /// The second view's size now: its start, then every clause added after
+    /// the encoding (both copies get those).
+    fn second_view(&self) -> Option<SecondView> {
+        self.second.map(|(v, replaced)| SecondView {
+            clauses: v.clauses + self.report.counts.clauses.saturating_sub(replaced),
+            ..v
+        })
+    }
+
+    /// Brings the formula's counts in the report up to date.
+    fn update_counts(&mut self) {
+        self.report.counts.variables = self.first_variables();
+        self.report.counts.second_view = self.second_view();
+    }
+
+    /// Reports the counts before every SAT call, and each new best candidate.
+    fn tick_progress(&mut self, improved: Option<P::Candidate>) {
+        self.update_counts();
+        let elapsed = self.start.elapsed();
+        let progress = Progress {
+            elapsed,
+            counts: self.report.counts.clone(),
+            best: self.report.cost,
+            best_at: self.report.best_at,
+            bound: self.bound,
+            proving: self.proving,
+            improving: self.neighbourhood.current().is_some(),
+            improved,
+            times: Times {
+                total: elapsed,
+                ..self.report.times.clone()
+            },
+        };
+        (self.events)(Event::Progress(&progress));
+    }
+
+    /// Asks the lower bound whether a candidate costing at most `top` could
+    /// solve, under one budget: with the bounds `from`, `2 from`, `4 from`,
+    /// ... up to `top` (a search without a tight bound prunes little, while
+    /// one that finds a cheap way is quick), the first answer that is not a
+    /// refutation below `top`. Timed, and traced.
+    fn ask_lower(&mut self, from: usize, top: usize) -> Option<Bound> {
+        let lb = self.lower.as_ref()?;
+        let t = Instant::now();
+        let until = lb.work() + self.opts.lower_bound_budget;
+        let mut k = from.max(1);
+        let answer = loop {
+            let k_now = k.min(top);
+            match lb.allows(k_now, until.saturating_sub(lb.work())) {
+                Bound::Refuted if k_now < top => k = k_now * 2,
+                answer => break answer,
+            }
+        };
+        let name = lb.name();
+        self.report.times.lower_bound += t.elapsed();
+        self.trace(format!(
+            "trace: {name} at most {top}: {answer:?} in {:.3}s",
+            t.elapsed().as_secs_f64()
+        ));
+        if answer == Bound::OutOfBudget {
+            self.lower = None;
+        }
+        Some(answer)
+    }
+
+    /// Ends the loop with a proof: nothing that costs at most `max_cost`
+    /// solves.
+    fn proved(&mut self, max_cost: Option<usize>, by: ProofMethod) {
+        self.report.status = match self.report.candidate {
+            Some(_) => Status::Optimal,
+            None => Status::Unsolvable,
+        };
+        self.report.claim = Claim::Proved(Proof { max_cost, by });
+        self.done = true;
+    }
+
+    /// Before any SAT call: may the lower bound rule out every candidate
+    /// (within the bound)? An instance whose search runs out of budget here
+    /// gets no more lower-bound searches.
+    pub(super) fn ask_lower_bound_first(&mut self) {
+        if !self.opts.lower_bound {
+            return;
+        }
+        self.lower = match self.puzzle.lower_bound() {
+            Ok(lb) => Some(lb),
+            Err(why) => {
+                self.trace(format!("trace: no lower bound: {why}"));
+                None
+            }
+        };
+        let top = self.bound.unwrap_or(self.enc.max_cost);
+        if self.ask_lower(1, top) == Some(Bound::Refuted) {
+            let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
+            self.proved(self.bound, ProofMethod::LowerBound(name));
+        }
+    }
+
+    /// The assumptions of the next call.
+    fn assumptions(&mut self, improving: bool) -> Result<Vec<Lit>, String> {
+        let mut a: Vec<Lit> = match self.enc.strong {
+            Some(s) if self.proving && !improving => vec![!s],
+            Some(s) => vec![s],
+            None => Vec::new(),
+        };
+        a.extend(&self.enc.goals[..self.goals]);
+        if let Some(b) = self.bound {
+            // A lazy counter learns the bound first (no clauses otherwise).
+            let (clauses, assume) = self.puzzle.cost_at_most(b, &mut self.vars);
+            for cl in &clauses {
+                self.add(cl)?;
+            }
+            a.extend(assume);
+        }
+        a.extend(self.neighbourhood.assumptions());
+        self.check_interface(a.iter())?;
+        Ok(a)
+    }
+
+    /// What the next call does: `searching`, `proving` or `improving window N`.
+    fn mode(&self) -> String {
+        match self.neighbourhood.current() {
+            Some(w) => format!("improving window {w}"),
+            None if self.proving => "proving".into(),
+            None => "searching".into(),
+        }
+    }
+
+    /// Writes the call's formula, with `--dump-calls`.
+    fn dump_call(&self, assumptions: &[Lit]) -> Result<(), String> {
+        let Some(d) = &self.dump else { return Ok(()) };
+        let nouns = self.puzzle.nouns();
+        let what = format!(
+            "{}, {}",
+            self.mode(),
+            self.bound
+                .map_or("any size".into(), |b| format!("at most {}", nouns.cost(b)))
+        );
+        d.write(
+            self.report.counts.iterations,
+            &what,
+            assumptions,
+            self.vars.n_used(),
+        )
+        .map(|_| ())
+    }
+
+    /// One SAT call: its answer, timed and traced.
+    fn ask(&mut self) -> Result<Answer, String> {
+        self.tick_progress(None);
+        let improving = self.neighbourhood.current().is_some();
+        let assumptions = self.assumptions(improving)?;
+        self.report.counts.iterations += 1;
+        self.dump_call(&assumptions)?;
+        let t = Instant::now();
+        let n_vars = self.vars.n_used();
+        let answer = self.backend.solve(&assumptions, n_vars, self.deadline)?;
+        self.report
+            .times
+            .add_call(t.elapsed(), improving, self.proving);
+        let said = match &answer {
+            Answer::Sat(_) => "sat",
+            Answer::Unsat => "unsat",
+            Answer::Unknown => "unknown",
+        };
+        let line = format!(
+            "trace: iteration {} {} bound {:?}: {said} in {:.3}s",
+            self.report.counts.iterations,
+            self.mode(),
+            self.bound,
+            t.elapsed().as_secs_f64()
+        );
+        self.trace(line);
+        Ok(answer)
+    }
+
+    /// Calls the solver until a proof, the first candidate asked for, or
+    /// the deadline.
+    pub(super) fn run(&mut self) -> Result<(), String> {
+        while !self.done && !self.deadline.is_some_and(|d| Instant::now() >= d) {
+            let improving = self.neighbourhood.current().is_some();
+            match self.ask()? {
+                Answer::Unknown => break,
+                // Not by changing this window alone: no proof of anything.
+                Answer::Unsat if improving => self.neighbourhood.next_window(),
+                Answer::Unsat => self.on_unsat(),
+                Answer::Sat(_) if self.goals < self.enc.goals.len() => self.goals += 1,
+                Answer::Sat(model) => self.on_model(&model)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// An UNSAT answer over the whole instance: a proof while proving, or
+    /// when the failed core leaves out the strengthening.
+    fn on_unsat(&mut self) {
+        // Fewer requirements are a relaxation of all of them.
+        self.goals = self.enc.goals.len();
+        let proving = self.proving;
+        let core_proves = !proving
+            && self
+                .enc
+                .strong
+                .is_some_and(|s| self.backend.core().is_some_and(|core| !core.contains(&s)));
+        if !proving {
+            self.trace(format!(
+                "trace: searching unsat; core without strong: {core_proves}"
+            ));
+        }
+        if !proving && !core_proves {
+            self.proving = true;
+            return;
+        }
+        let max_cost = self.report.cost.map_or(self.bound, |c| Some(c - 1));
+        self.proved(max_cost, ProofMethod::Sat);
+    }
+
+    /// A model with every goal: the puzzle reads it (and may learn lemmas),
+    /// and the check judges the candidate.
+    fn on_model(&mut self, model: &[bool]) -> Result<(), String> {
+        let decoded = self.puzzle.decode(model, &mut self.vars);
+        self.report.counts.lemmas += decoded.lemmas.len();
+        for cl in &decoded.lemmas {
+            self.add(cl)?;
+        }
+        let Some(candidate) = decoded.candidate else {
+            return Ok(());
+        };
+        let t = Instant::now();
+        let check = self.puzzle.check(&candidate, self.opts.trace);
+        self.report.times.simulate += t.elapsed();
+        match check {
+            Check::Accepted { cost } => {
+                self.on_accepted(candidate, cost);
+                Ok(())
+            }
+            Check::Rejected { clauses, reason } => self.on_rejected(&candidate, &clauses, reason),
+        }
+    }
+
+    /// A verified candidate: the best so far. Then look for a cheaper one,
+    /// unless the lower bound proves there is none.
+    fn on_accepted(&mut self, candidate: P::Candidate, cost: usize) {
+        self.report.cost = Some(cost);
+        self.report.best_at = Some(self.start.elapsed());
+        self.tick_progress(Some(candidate.clone()));
+        if cost > 0 && self.neighbourhood.enabled() {
+            let decisions = self.puzzle.decisions_of(&candidate);
+            self.neighbourhood.restart(decisions);
+        }
+        self.report.candidate = Some(candidate);
+        self.report.status = Status::Solved;
+        self.report.claim = Claim::Verified(None);
+        if self.opts.first {
+            self.done = true;
+            return;
+        }
+        if cost == 0 {
+            self.report.status = Status::Optimal;
+            self.report.claim = Claim::FreeOfCost;
+            self.done = true;
+            return;
+        }
+        if self.ask_lower(cost - 1, cost - 1) == Some(Bound::Refuted) {
+            let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
+            self.proved(Some(cost - 1), ProofMethod::LowerBound(name));
+            return;
+        }
+        self.bound = Some(cost - 1);
+        // From here on every call is a step towards the proof: a searching
+        // UNSAT would only be repeated by proving, at about the same price.
+        self.proving = true;
+    }
+
+    /// A rejected candidate: its clauses block it and every candidate that
+    /// fails for the same reason.
+    fn on_rejected(
+        &mut self,
+        candidate: &P::Candidate,
+        clauses: &[Clause],
+        reason: Option<String>,
+    ) -> Result<(), String> {
+        if let (true, Some(reason)) = (self.opts.trace, &reason) {
+            (self.events)(Event::Rejected {
+                candidate,
+                reason,
+                clause_sizes: clauses.iter().map(|c| c.len()).collect(),
+            });
+        }
+        self.report.counts.counterexamples += 1;
+        let Some((first, more)) = clauses.split_first() else {
+            return Err("internal error: a rejected candidate came with no clause".into());
+        };
+        self.add(first)?;
+        self.neighbourhood.rejected();
+        for cl in more {
+            self.add(cl)?;
+        }
+        Ok(())
+    }
+
+    /// The report, with the claim of a loop that stopped before it was done.
+    pub(super) fn finish(mut self) -> Report<P::Candidate> {
+        self.update_counts();
+        self.report.times.total = self.start.elapsed();
+        if self.report.status == Status::Unknown && self.report.candidate.is_some() {
+            self.report.status = Status::Solved;
+        }
+        if self.report.status == Status::Unknown {
+            self.report.claim = Claim::Nothing(Stop::TimedOut);
+        } else if self.report.status == Status::Solved && !self.opts.first {
+            self.report.claim = Claim::Verified(Some(Stop::TimedOut));
+        }
+        self.report
+    }
+}

@@ -1,0 +1,134 @@
+//! Starting a solve: the puzzle writes its encoding, the racing copies get
+//! their second view (simplified by variable elimination), the clauses are
+//! shuffled if asked, and the backend receives them.
+
+use super::neighbourhood::Neighbourhood;
+use super::run::Loop;
+use super::{Event, Options};
+use crate::puzzle::{Encoded, Puzzle};
+use crate::report::{Report, SecondView, Times};
+use crate::sat::call_dump::CallDump;
+use crate::sat::elim::{eliminate, Extension};
+use crate::sat::race::{shuffle, Race};
+use crate::sat::Backend;
+use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+use rustsat::types::Clause;
+use std::time::Instant;
+
+/// The formula the first copy holds, and the other copies' view of it.
+struct Formula {
+    enc: Encoded,
+    first: Vec<Clause>,
+    second: Vec<Clause>,
+    /// Variables only the second view has.
+    own_variables: u32,
+}
+
+/// Encodes the puzzle, builds the backend, and gives it the encoding.
+pub(super) fn start<'a, P: Puzzle>(
+    puzzle: &'a mut P,
+    opts: &'a Options,
+    events: &'a mut dyn FnMut(Event<P::Candidate>),
+) -> Result<Loop<'a, P>, String> {
+    let start = Instant::now();
+    let mut vars = BasicVarManager::default();
+    let f = encode(puzzle, opts, &mut vars)?;
+    let mut trace = Vec::new();
+    let (backend, ext, second) = backend(puzzle, opts, &f, &vars, &mut trace)?;
+    let report = Report {
+        times: Times {
+            encode: start.elapsed(),
+            ..Times::default()
+        },
+        ..Report::empty(opts.solver.name(), opts.threads)
+    };
+    let windows = match opts.neighbourhoods && !opts.first {
+        true => puzzle.windows(),
+        false => Vec::new(),
+    };
+    let dump = opts
+        .dump_calls
+        .as_ref()
+        .map(|dir| CallDump::new(dir, puzzle.variable_comments()));
+    let first = f.first;
+    let mut lp = Loop::new(puzzle, opts, events, f.enc, backend, vars, report, start);
+    lp.neighbourhood = Neighbourhood::new(windows);
+    lp.dump = dump;
+    lp.ext = ext;
+    lp.second = second.map(|v| (v, first.len()));
+    for line in trace {
+        lp.trace(line);
+    }
+    for cl in &first {
+        lp.add_encoding(cl);
+    }
+    Ok(lp)
+}
+
+/// The puzzle's encoding, its second view, and the shuffle.
+fn encode<P: Puzzle>(
+    puzzle: &mut P,
+    opts: &Options,
+    vars: &mut BasicVarManager,
+) -> Result<Formula, String> {
+    let mut cnf = Cnf::new();
+    let enc = puzzle.encode(&mut cnf, vars)?;
+    let mut first: Vec<Clause> = cnf.into_iter().collect();
+    let first_vars = vars.n_used();
+    let mut second = match opts.threads > 1 && opts.eliminate {
+        true => puzzle
+            .second_view(&first, vars)
+            .unwrap_or_else(|| first.clone()),
+        false => Vec::new(),
+    };
+    let own_variables = vars.n_used() - first_vars;
+    if let Some(seed) = opts.seed {
+        shuffle(&mut first, seed);
+        shuffle(&mut second, seed);
+    }
+    Ok(Formula {
+        enc,
+        first,
+        second,
+        own_variables,
+    })
+}
+
+/// The backend: one solver, or a race whose copies after the first hold
+/// the second view simplified by variable elimination.
+fn backend<P: Puzzle>(
+    puzzle: &P,
+    opts: &Options,
+    f: &Formula,
+    vars: &BasicVarManager,
+    trace: &mut Vec<String>,
+) -> Result<(Box<dyn Backend>, Extension, Option<SecondView>), String> {
+    if opts.threads <= 1 {
+        return Ok((opts.solver.build()?, Extension::default(), None));
+    }
+    let race = Race::new(&opts.solver, opts.threads, opts.head_start);
+    if !opts.eliminate {
+        return Ok((Box::new(race), Extension::default(), None));
+    }
+    let mut frozen = puzzle.interface();
+    if frozen.is_empty() {
+        frozen = vec![true; vars.n_used() as usize];
+    }
+    let (simple, ext) = eliminate(&f.second, vars.n_used(), &frozen);
+    trace.push(format!(
+        "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses",
+        f.second.len(),
+        f.first.len(),
+        ext.eliminated,
+        vars.n_used(),
+        f.second.len(),
+        simple.len(),
+    ));
+    let view = SecondView {
+        own_variables: f.own_variables,
+        eliminated: ext.eliminated,
+        clauses: simple.len(),
+    };
+    let race = race.simplified_start(f.first.len(), simple, ext.clone());
+    Ok((Box::new(race), ext, Some(view)))
+}

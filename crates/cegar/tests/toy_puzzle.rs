@@ -1,0 +1,298 @@
+//! The seam proven on a puzzle that is not Freshly Frosted: a toy made up
+//! for this test. On a small grid with walls, light a set of cells that
+//! connects a start, a gem and a goal; the cost is the number of lit cells.
+//!
+//! The encoding knows only the walls and that the start and the goal are lit
+//! (a relaxation). The gem and the connection are left to the check, a walk
+//! over the lit cells; a failing walk becomes a cut clause (one of the cells
+//! around the start's lit region must be lit), which every solution
+//! satisfies. Brute force over every set of cells gives the true minimum,
+//! which the loop must find and prove, with every kind of proof it gives.
+
+use cegar::sat::SolverChoice;
+use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Options, Puzzle};
+use cegar::{Claim, Event, ProofMethod, Status};
+use rustsat::encodings::card::{BoundUpper, BoundUpperIncremental, Totalizer};
+use rustsat::instances::{Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+
+/// A toy level: `#` wall, `S` start, `G` gem, `T` goal, `.` free.
+struct Toy {
+    w: usize,
+    h: usize,
+    cells: Vec<u8>,
+    lit: Vec<Lit>,
+    counter: Totalizer,
+    with_bound: bool,
+}
+
+impl Toy {
+    fn new(rows: &[&str], with_bound: bool) -> Toy {
+        Toy {
+            w: rows[0].len(),
+            h: rows.len(),
+            cells: rows.iter().flat_map(|r| r.bytes()).collect(),
+            lit: Vec::new(),
+            counter: Totalizer::default(),
+            with_bound,
+        }
+    }
+
+    fn find(&self, b: u8) -> usize {
+        self.cells
+            .iter()
+            .position(|&c| c == b)
+            .expect("the toy level has it")
+    }
+
+    fn neighbours(&self, i: usize) -> Vec<usize> {
+        let (x, y) = (i % self.w, i / self.w);
+        let mut n = Vec::new();
+        if x > 0 {
+            n.push(i - 1);
+        }
+        if x + 1 < self.w {
+            n.push(i + 1);
+        }
+        if y > 0 {
+            n.push(i - self.w);
+        }
+        if y + 1 < self.h {
+            n.push(i + self.w);
+        }
+        n
+    }
+
+    /// The lit cells connected to the start.
+    fn region(&self, on: &[bool]) -> Vec<bool> {
+        let mut seen = vec![false; on.len()];
+        let mut todo = vec![self.find(b'S')];
+        while let Some(i) = todo.pop() {
+            if on[i] && !seen[i] {
+                seen[i] = true;
+                todo.extend(self.neighbours(i));
+            }
+        }
+        seen
+    }
+
+    /// The exact rule, by a walk: start, gem and goal are lit and connected,
+    /// and no wall is lit.
+    fn solves(&self, on: &[bool]) -> bool {
+        let region = self.region(on);
+        let walls_dark = (0..on.len()).all(|i| !(on[i] && self.cells[i] == b'#'));
+        walls_dark && region[self.find(b'G')] && region[self.find(b'T')]
+    }
+
+    fn manhattan(&self, a: usize, b: usize) -> usize {
+        (a % self.w).abs_diff(b % self.w) + (a / self.w).abs_diff(b / self.w)
+    }
+}
+
+impl Puzzle for Toy {
+    type Candidate = Vec<bool>;
+
+    fn encode(&mut self, cnf: &mut Cnf, vars: &mut dyn ManageVars) -> Result<Encoded, String> {
+        self.lit = (0..self.cells.len()).map(|_| vars.new_lit()).collect();
+        for (i, &c) in self.cells.iter().enumerate() {
+            match c {
+                b'#' => cnf.add_clause(Clause::from([!self.lit[i]])),
+                b'S' | b'T' => cnf.add_clause(Clause::from([self.lit[i]])),
+                _ => {}
+            }
+        }
+        self.counter = Totalizer::from_iter(self.lit.iter().copied());
+        Ok(Encoded {
+            decisions: self.cells.len(),
+            max_cost: self.cells.len(),
+            ..Encoded::default()
+        })
+    }
+
+    fn cost_at_most(&mut self, k: usize, vars: &mut dyn ManageVars) -> (Vec<Clause>, Vec<Lit>) {
+        let mut cnf = Cnf::new();
+        let _ = self.counter.encode_ub_change(k..=k, &mut cnf, vars);
+        let assume = self.counter.enforce_ub(k).unwrap_or_default();
+        (cnf.into_iter().collect(), assume)
+    }
+
+    fn decode(&mut self, model: &[bool], _vars: &mut dyn ManageVars) -> Decoded<Vec<bool>> {
+        let on = self
+            .lit
+            .iter()
+            .map(|l| model.get(l.var().idx()).copied().unwrap_or(false))
+            .collect();
+        Decoded {
+            candidate: Some(on),
+            lemmas: Vec::new(),
+        }
+    }
+
+    fn check(&mut self, on: &Vec<bool>, explain: bool) -> Check {
+        if self.solves(on) {
+            return Check::Accepted {
+                cost: on.iter().filter(|&&b| b).count(),
+            };
+        }
+        // Some cell next to the start's region, outside it, must be lit.
+        let region = self.region(on);
+        let around: Vec<Lit> = (0..on.len())
+            .filter(|&i| !region[i] && self.neighbours(i).iter().any(|&j| region[j]))
+            .map(|i| self.lit[i])
+            .collect();
+        Check::Rejected {
+            clauses: vec![Clause::from_iter(around)],
+            reason: explain.then(|| "the gem or the goal is cut off".to_string()),
+        }
+    }
+
+    fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
+        if !self.with_bound {
+            return Err("not asked for".into());
+        }
+        let [s, g, t] = [b'S', b'G', b'T'].map(|b| self.find(b));
+        let far = [(s, g), (g, t), (s, t)].map(|(a, b)| self.manhattan(a, b));
+        Ok(Box::new(Distance(far.into_iter().max().unwrap_or(0) + 1)))
+    }
+
+    fn windows(&self) -> Vec<Vec<usize>> {
+        (0..self.h)
+            .map(|y| (y * self.w..(y + 1) * self.w).collect())
+            .collect()
+    }
+
+    fn decisions_of(&self, on: &Vec<bool>) -> Vec<Decision> {
+        (0..on.len())
+            .map(|i| Decision {
+                keep: if on[i] { self.lit[i] } else { !self.lit[i] },
+                costs: on[i],
+            })
+            .collect()
+    }
+}
+
+/// Two cells `d` apart need `d + 1` lit cells to be connected.
+struct Distance(usize);
+
+impl LowerBound for Distance {
+    fn name(&self) -> &'static str {
+        "distance bound"
+    }
+
+    fn allows(&self, k: usize, _budget: u64) -> Bound {
+        if k < self.0 {
+            Bound::Refuted
+        } else {
+            Bound::Allowed
+        }
+    }
+
+    fn work(&self) -> u64 {
+        0
+    }
+}
+
+/// The fewest lit cells that solve, by trying every set.
+fn brute_force(toy: &Toy) -> Option<usize> {
+    let n = toy.cells.len();
+    (0u32..1 << n)
+        .map(|m| (0..n).map(|i| m >> i & 1 == 1).collect::<Vec<bool>>())
+        .filter(|on| toy.solves(on))
+        .map(|on| on.iter().filter(|&&b| b).count())
+        .min()
+}
+
+const LEVELS: [&[&str]; 5] = [
+    &["S.G", "...", "..T"],
+    &["S#G", ".#.", "..T"],
+    &["S..", "##.", "G.T"],
+    &["SG.", "...", "..T"],
+    &["S.#", "..#", "#GT"],
+];
+
+fn solve(rows: &[&str], opts: &Options, with_bound: bool) -> cegar::Report<Vec<bool>> {
+    let mut toy = Toy::new(rows, with_bound);
+    let mut progress = 0;
+    let r = cegar::solve(&mut toy, opts, &mut |e| {
+        if let Event::Progress(_) = e {
+            progress += 1;
+        }
+    })
+    .expect("the toy solves");
+    assert!(progress >= r.counts.iterations, "a progress event per call");
+    r
+}
+
+#[test]
+fn the_loop_finds_and_proves_the_fewest_lit_cells() {
+    for rows in LEVELS {
+        let want = brute_force(&Toy::new(rows, false));
+        for with_bound in [false, true] {
+            for threads in [1, 2] {
+                let opts = Options {
+                    threads,
+                    head_start: std::time::Duration::ZERO,
+                    ..Options::default()
+                };
+                let r = solve(rows, &opts, with_bound);
+                assert_eq!(r.cost, want, "{rows:?}");
+                assert_eq!(r.status, Status::Optimal, "{rows:?}");
+                let on = r.candidate.as_ref().expect("an optimal candidate");
+                assert!(Toy::new(rows, false).solves(on), "{rows:?}");
+                let proof = r.proof().expect("optimal is proved");
+                assert_eq!(proof.max_cost, want.map(|k| k - 1));
+                if !with_bound {
+                    assert_eq!(proof.by, ProofMethod::Sat);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cut_off_gem_is_proved_unsolvable() {
+    let rows: &[&str] = &["S.#", "..#", "##G", "T.."];
+    assert_eq!(brute_force(&Toy::new(rows, false)), None);
+    let r = solve(rows, &Options::default(), false);
+    assert_eq!(r.status, Status::Unsolvable);
+    assert!(r.candidate.is_none());
+    assert_eq!(
+        r.claim,
+        Claim::Proved(cegar::Proof {
+            max_cost: None,
+            by: ProofMethod::Sat
+        })
+    );
+    assert!(
+        r.counts.counterexamples > 0,
+        "the check's cuts did the work"
+    );
+}
+
+#[test]
+fn a_bound_below_the_optimum_is_proved_by_the_lower_bound() {
+    let rows = LEVELS[0];
+    let opts = Options {
+        max_cost: Some(3),
+        ..Options::default()
+    };
+    let r = solve(rows, &opts, true);
+    assert_eq!(r.status, Status::Unsolvable);
+    let proof = r.proof().expect("a proof");
+    assert_eq!(proof.by, ProofMethod::LowerBound("distance bound"));
+    assert_eq!(proof.max_cost, Some(3));
+    assert_eq!(r.counts.iterations, 0, "no SAT call was needed");
+}
+
+#[test]
+fn first_stops_at_a_verified_candidate_and_claims_no_proof() {
+    let opts = Options {
+        first: true,
+        solver: SolverChoice::Varisat,
+        ..Options::default()
+    };
+    let r = solve(LEVELS[1], &opts, false);
+    assert_eq!(r.status, Status::Solved);
+    assert_eq!(r.claim, Claim::Verified(None));
+    assert!(r.proof().is_none());
+}

@@ -1,0 +1,210 @@
+//! Freshly Frosted as a [`cegar::Puzzle`]: the encoding of [`crate::encode`],
+//! the exact simulator of [`crate::sim`] as the check, the chain bound of
+//! [`crate::chains`] as a lower bound, and the windows of [`crate::improve`]
+//! for the neighbourhood search. A candidate is a layout (a [`Level`] with
+//! belts placed on its `.` cells); its cost is the number of belts placed.
+
+use crate::chains::{self, ChainBound};
+use crate::encode::Encoding;
+use crate::improve::windows;
+use crate::judge::{explain, judge};
+use crate::level::{Level, Tile};
+use crate::sim::{End, Failure};
+use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Nouns, Puzzle};
+use rustsat::encodings::card::BoundUpper;
+use rustsat::instances::{Cnf, ManageVars};
+use rustsat::types::{Clause, Lit};
+use std::collections::HashMap;
+
+/// The words claims use for this puzzle.
+pub const NOUNS: Nouns = Nouns {
+    candidate: "layout",
+    unit: "belt",
+    units: "belts",
+    instance: "level",
+    checker: "simulator",
+};
+
+/// A level to solve (its own belts are preset; `.` cells are free).
+pub struct Frosted {
+    level: Level,
+    lazy_counter_from: Option<usize>,
+    /// The encoding, once [`Puzzle::encode`] wrote it.
+    enc: Option<Encoding>,
+    /// The loop formulas' gate literals (see `Encoding::unfounded`).
+    gates: HashMap<(usize, usize), Lit>,
+}
+
+impl Frosted {
+    /// The puzzle of `level`; `lazy_counter_from`: encode the belt counter
+    /// lazily above this many free cells (`None`: the encoding's default).
+    pub fn new(level: &Level, lazy_counter_from: Option<usize>) -> Frosted {
+        Frosted {
+            level: level.clone(),
+            lazy_counter_from,
+            enc: None,
+            gates: HashMap::new(),
+        }
+    }
+
+    /// The encoding. The loop calls [`Puzzle::encode`] before anything else.
+    fn enc(&self) -> &Encoding {
+        self.enc
+            .as_ref()
+            .expect("the loop encodes the puzzle before anything else")
+    }
+
+    fn enc_mut(&mut self) -> &mut Encoding {
+        self.enc
+            .as_mut()
+            .expect("the loop encodes the puzzle before anything else")
+    }
+
+    /// The clauses that block a failed layout: the counterexample over the
+    /// cells its run read, and after a wrong delivery the wrong-branch
+    /// clause (X2), when it applies.
+    fn blocking_clauses(&self, layout: &Level, verdict: &crate::judge::Verdict) -> Vec<Clause> {
+        let enc = self.enc();
+        let mut clauses = vec![enc.counterexample(layout, &verdict.outcome)];
+        if let End::Failed {
+            failure: Failure::WrongDelivery { .. },
+            ..
+        } = verdict.outcome.end
+        {
+            clauses.extend(enc.wrong_branch_clause(layout));
+        }
+        clauses
+    }
+}
+
+impl Puzzle for Frosted {
+    type Candidate = Level;
+
+    fn encode(&mut self, cnf: &mut Cnf, vars: &mut dyn ManageVars) -> Result<Encoded, String> {
+        let enc = match self.lazy_counter_from {
+            Some(k) => Encoding::with_lazy_counter_from(&self.level, cnf, vars, k),
+            None => Encoding::new(&self.level, cnf, vars),
+        };
+        let encoded = Encoded {
+            strong: Some(enc.strong),
+            adds_strength: enc.adds_strength,
+            goals: enc.goals.clone(),
+            // With several sources, the first calls ask for one more
+            // requirement each (see `Encoding::goals`).
+            warm_up: enc.sources.len() > 1,
+            decisions: enc.free.len(),
+            max_cost: enc.free.len(),
+        };
+        self.enc = Some(enc);
+        Ok(encoded)
+    }
+
+    fn cost_at_most(&mut self, k: usize, vars: &mut dyn ManageVars) -> (Vec<Clause>, Vec<Lit>) {
+        let enc = self.enc_mut();
+        let clauses = enc.bound_belts(k, vars);
+        let assume = enc.belts.enforce_ub(k).unwrap_or_default();
+        (clauses, assume)
+    }
+
+    /// A model may mark donuts that no source feeds (a loop feeding itself):
+    /// loop formulas rule that model out, and the layout without the belts
+    /// only those donuts use is still worth a run.
+    fn decode(&mut self, model: &[bool], vars: &mut dyn ManageVars) -> Decoded<Level> {
+        let Some(enc) = self.enc.as_ref() else {
+            return Decoded {
+                candidate: None,
+                lemmas: Vec::new(),
+            };
+        };
+        let founded = enc.founded(model);
+        let lemmas = enc.unfounded(model, &founded, vars, &mut self.gates);
+        let layout = match lemmas.is_empty() {
+            true => enc.decode(model),
+            false => enc.decode_founded(model, &founded),
+        };
+        Decoded {
+            candidate: Some(layout),
+            lemmas,
+        }
+    }
+
+    fn check(&mut self, layout: &Level, explain_failure: bool) -> Check {
+        let verdict = judge(layout);
+        match &verdict.reason {
+            None => Check::Accepted {
+                cost: layout.added_belts(&self.level),
+            },
+            Some(reason) => Check::Rejected {
+                clauses: self.blocking_clauses(layout, &verdict),
+                reason: explain_failure.then(|| explain(layout, reason, &verdict.outcome)),
+            },
+        }
+    }
+
+    fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
+        let cb = ChainBound::new(&self.level)?;
+        Ok(Box::new(Chains(cb)))
+    }
+
+    fn windows(&self) -> Vec<Vec<usize>> {
+        windows(self.level.shape, &self.enc().free)
+    }
+
+    fn decisions_of(&self, layout: &Level) -> Vec<Decision> {
+        let enc = self.enc();
+        (0..enc.free.len())
+            .map(|i| Decision {
+                keep: enc.chosen(i, layout),
+                costs: matches!(layout.tile(enc.free[i]), Tile::Belt(_)),
+            })
+            .collect()
+    }
+
+    fn second_view(&mut self, first: &[Clause], vars: &mut dyn ManageVars) -> Option<Vec<Clause>> {
+        Some(self.enc_mut().acyclic_clauses(first, vars))
+    }
+
+    fn interface(&self) -> Vec<bool> {
+        self.enc().interface()
+    }
+
+    fn nouns(&self) -> Nouns {
+        NOUNS
+    }
+
+    fn variable_comments(&self) -> Vec<String> {
+        self.enc().variable_comments()
+    }
+}
+
+/// The chain bound as the loop's lower bound.
+struct Chains(ChainBound);
+
+impl LowerBound for Chains {
+    fn name(&self) -> &'static str {
+        "chain bound"
+    }
+
+    fn allows(&self, k: usize, budget: u64) -> Bound {
+        match self.0.allows(k, budget) {
+            chains::Bound::Refuted => Bound::Refuted,
+            chains::Bound::Allowed { .. } => Bound::Allowed,
+            chains::Bound::OutOfBudget => Bound::OutOfBudget,
+        }
+    }
+
+    fn work(&self) -> u64 {
+        self.0.work()
+    }
+}
+
+/// Solves `level` with the loop of [`cegar::solve`]: the layout with the
+/// fewest belts, verified, and what is proved about it.
+pub fn solve(
+    level: &Level,
+    opts: &cegar::Options,
+    lazy_counter_from: Option<usize>,
+    events: &mut dyn FnMut(cegar::Event<Level>),
+) -> Result<cegar::Report<Level>, String> {
+    cegar::solve(&mut Frosted::new(level, lazy_counter_from), opts, events)
+}

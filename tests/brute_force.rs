@@ -10,10 +10,10 @@
 
 mod common;
 
+use common::solving::{claim, solve, Options, Status};
 use common::tiny::{
     fewest_belts_by_reads, layouts, random_board, random_level, random_level_on, Rng,
 };
-use frosted::cegar::{solve, Options, Status};
 use frosted::grid::Shape;
 use frosted::judge::judge;
 use frosted::level::Level;
@@ -105,7 +105,7 @@ fn check_solve_with(
 ) {
     let report = solve(level, options, &mut |_| {}).expect("solve runs");
     let got = match report.status {
-        Status::Optimal => report.belts,
+        Status::Optimal => report.cost,
         Status::Unsolvable => None,
         other => panic!("case {case} ({how}): status {other:?} on\n{level}"),
     };
@@ -115,10 +115,10 @@ fn check_solve_with(
         "case {case} ({how}): solve says {:?} ({}), brute force says {expected:?}, \
          on\n{level}\nsolver layout:\n{}",
         report.status,
-        report.claim,
-        report.layout.map(|l| l.to_string()).unwrap_or_default()
+        claim(&report),
+        report.candidate.map(|l| l.to_string()).unwrap_or_default()
     );
-    if let Some(l) = &report.layout {
+    if let Some(l) = &report.candidate {
         assert!(judge(l).solved());
     }
 }
@@ -162,7 +162,7 @@ fn racing_from_the_start() -> Options {
     Options {
         threads: 2,
         head_start: std::time::Duration::ZERO,
-        chain_bound: false,
+        lower_bound: false,
         ..Options::default()
     }
 }

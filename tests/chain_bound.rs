@@ -343,7 +343,7 @@ fn the_bound_allows_reduced_random_solutions() {
 /// the chain bound as with SAT proofs alone, and says which proof it used.
 #[test]
 fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
-    use frosted::cegar::{solve, Options, Status};
+    use common::solving::{claim, proof, proved_by_chains, solve, Options, Status};
     let (mut compared, mut by_chains) = (0, 0);
     for path in common::example_levels() {
         let level = common::load(&path);
@@ -352,7 +352,7 @@ fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
         }
         let with = solve(&level, &Options::default(), &mut |_| {}).expect("solve runs");
         let sat_only = Options {
-            chain_bound: false,
+            lower_bound: false,
             ..Options::default()
         };
         let without = solve(&level, &sat_only, &mut |_| {}).expect("solve runs");
@@ -363,13 +363,13 @@ fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
             with.status
         );
         assert_eq!(with.status, without.status, "{name}");
-        assert_eq!(with.belts, without.belts, "{name}");
-        assert_eq!(with.proof, without.proof, "{name}");
-        assert!(!without.proved_by_chains, "{name}");
-        if with.proved_by_chains {
+        assert_eq!(with.cost, without.cost, "{name}");
+        assert_eq!(proof(&with), proof(&without), "{name}");
+        assert!(!proved_by_chains(&without), "{name}");
+        if proved_by_chains(&with) {
             by_chains += 1;
             assert!(
-                with.claim.starts_with("proved by the chain bound"),
+                claim(&with).starts_with("proved by the chain bound"),
                 "{name}"
             );
         }

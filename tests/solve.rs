@@ -4,7 +4,7 @@
 
 mod common;
 
-use frosted::cegar::{solve, Options, Report, Status};
+use common::solving::{claim, proof, solve, solve_lazy, Options, Report, Status};
 use frosted::judge::judge;
 use frosted::level::Level;
 use frosted::parse::parse;
@@ -57,7 +57,7 @@ fn neighbourhood_search_keeps_the_optimum_and_is_used() {
         assert_eq!(improving_calls, 0, "{}", path.display());
         assert_eq!(with.status, Status::Optimal, "{}", path.display());
         assert_eq!(plain.status, Status::Optimal, "{}", path.display());
-        assert_eq!(with.belts, plain.belts, "{}", path.display());
+        assert_eq!(with.cost, plain.cost, "{}", path.display());
         window_improvements += improved_by_window;
     }
     assert!(
@@ -79,22 +79,21 @@ fn lazy_belt_counter_keeps_every_answer() {
         let eager = solve(&level, &Options::default(), &mut |_| {}).expect("solve runs");
         for threads in [1, 2] {
             let lazy = Options {
-                lazy_counter_from: Some(0),
                 threads,
                 head_start: std::time::Duration::ZERO,
                 ..Options::default()
             };
-            let r = solve(&level, &lazy, &mut |_| {}).expect("solve runs");
+            let r = solve_lazy(&level, &lazy, Some(0), &mut |_| {}).expect("solve runs");
             assert_eq!(r.status, eager.status, "{} ({threads})", path.display());
-            assert_eq!(r.belts, eager.belts, "{} ({threads})", path.display());
-            let layout = r.layout.expect("a layout");
+            assert_eq!(r.cost, eager.cost, "{} ({threads})", path.display());
+            let layout = r.candidate.expect("a layout");
             assert!(judge(&layout).solved(), "{}", path.display());
         }
         // The proof asked for `optimum - 1`: beyond the first encoding?
         let mut vars = rustsat::instances::BasicVarManager::default();
         let mut cnf = rustsat::instances::Cnf::new();
         let enc = frosted::encode::Encoding::with_lazy_counter_from(&level, &mut cnf, &mut vars, 0);
-        let optimum = eager.belts.expect("optimal");
+        let optimum = eager.cost.expect("optimal");
         grown += usize::from(optimum >= 1 && enc.belts_encoded_upto() < optimum - 1);
     }
     assert!(grown > 0, "the lazy counter never grew after the encoding");
@@ -120,15 +119,15 @@ fn elimination_keeps_every_answer() {
         let with = solve(&level, &racing, &mut |_| {}).expect("solve runs");
         let one =
             solve(&level, &options(SolverChoice::Varisat, 1), &mut |_| {}).expect("solve runs");
-        assert_eq!(one.second_view, None, "one thread: no second view");
+        assert_eq!(one.counts.second_view, None, "one thread: no second view");
         assert!(
-            with.second_view.is_some_and(|v| v.eliminated > 0),
+            with.counts.second_view.is_some_and(|v| v.eliminated > 0),
             "{}: nothing eliminated",
             path.display()
         );
         assert_eq!(with.status, one.status, "{}", path.display());
-        assert_eq!(with.belts, one.belts, "{}", path.display());
-        let layout = with.layout.expect("a layout");
+        assert_eq!(with.cost, one.cost, "{}", path.display());
+        let layout = with.candidate.expect("a layout");
         assert!(judge(&layout).solved(), "{}", path.display());
     }
     assert!(swapped >= 3, "only {swapped} example levels with ranks");
@@ -139,19 +138,25 @@ fn check_examples(solver: SolverChoice, threads: usize) {
     assert!(levels.len() >= 36);
     for (path, level, hand) in levels {
         let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
-        assert_eq!(r.status, Status::Optimal, "{}: {}", path.display(), r.claim);
+        assert_eq!(
+            r.status,
+            Status::Optimal,
+            "{}: {}",
+            path.display(),
+            claim(&r)
+        );
         // The proof stops one belt below the optimum (none is needed for 0).
-        let below = r.belts.and_then(|b| b.checked_sub(1));
-        assert_eq!(r.proof, below.map(Some), "{}", path.display());
+        let below = r.cost.and_then(|b| b.checked_sub(1));
+        assert_eq!(proof(&r), below.map(Some), "{}", path.display());
         check_times(&r);
         assert!(r.best_at.is_some_and(|b| b <= r.times.total));
-        let layout = r.layout.expect("a layout");
+        let layout = r.candidate.expect("a layout");
         layout
             .check_layout_of(&level)
             .expect("the layout fits its level");
         assert!(judge(&layout).solved(), "{}", path.display());
         let belts = layout.added_belts(&level);
-        assert_eq!(Some(belts), r.belts);
+        assert_eq!(Some(belts), r.cost);
         assert!(
             belts <= hand.added_belts(&level),
             "{}: {belts} belts, hand-made has fewer",
@@ -173,30 +178,30 @@ const IMPOSSIBLE: &str = "+>  .   .   -<\n.   .   .   .\n";
 fn check_unsolvable(solver: SolverChoice, threads: usize) {
     let level = parse(IMPOSSIBLE).expect("parses");
     let r = solve(&level, &options(solver.clone(), threads), &mut |_| {}).expect("solve runs");
-    assert_eq!(r.status, Status::Unsolvable, "{}", r.claim);
-    assert_eq!(r.proof, Some(None), "no layout of any size");
-    assert!(r.layout.is_none());
+    assert_eq!(r.status, Status::Unsolvable, "{}", claim(&r));
+    assert_eq!(proof(&r), Some(None), "no layout of any size");
+    assert!(r.candidate.is_none());
     assert_eq!(r.best_at, None);
     check_times(&r);
     // Below the optimum of a solvable level, the bound makes it unsolvable.
     let level = parse("+>  .   .   .   ->\n").expect("parses");
     let opts = Options {
-        max_belts: Some(2),
+        max_cost: Some(2),
         ..options(solver.clone(), threads)
     };
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert_eq!(r.status, Status::Unsolvable);
-    assert!(r.claim.contains("at most 2 belts"), "{}", r.claim);
-    assert_eq!(r.proof, Some(Some(2)));
+    assert!(claim(&r).contains("at most 2 belts"), "{}", claim(&r));
+    assert_eq!(proof(&r), Some(Some(2)));
     let opts = Options {
         first: true,
         ..options(solver, threads)
     };
     let r = solve(&level, &opts, &mut |_| {}).expect("solve runs");
     assert!(matches!(r.status, Status::Solved | Status::Optimal));
-    assert_eq!(r.belts, Some(3));
+    assert_eq!(r.cost, Some(3));
     if r.status == Status::Solved {
-        assert_eq!(r.proof, None, "--first proves nothing: {}", r.claim);
+        assert_eq!(proof(&r), None, "--first proves nothing: {}", claim(&r));
     }
 }
 
@@ -276,7 +281,7 @@ fn real_levels_with_known_solutions_solve_no_larger() {
             path.display(),
             r.status
         );
-        let layout = r.layout.expect("a layout");
+        let layout = r.candidate.expect("a layout");
         assert!(judge(&layout).solved(), "{}", path.display());
         let belts = layout.added_belts(&level);
         assert!(
@@ -330,7 +335,7 @@ fn every_real_level_gets_a_verified_layout_or_a_proof() {
                 r.status
             );
             assert!(
-                r.layout.is_none(),
+                r.candidate.is_none(),
                 "{name}: a layout for an impossible level"
             );
             continue;
@@ -339,9 +344,9 @@ fn every_real_level_gets_a_verified_layout_or_a_proof() {
             matches!(r.status, Status::Solved | Status::Optimal),
             "{name}: {:?} ({})",
             r.status,
-            r.claim
+            claim(&r)
         );
-        let layout = r.layout.expect("a layout");
+        let layout = r.candidate.expect("a layout");
         assert!(
             judge(&layout).solved(),
             "{name}: the layout does not verify"

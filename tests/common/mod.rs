@@ -84,3 +84,53 @@ pub fn cases(name: &str, default: usize) -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// The solve loop on a level, as the tests call it: `cegar`'s loop with the
+/// Freshly Frosted puzzle, progress events only.
+pub mod solving {
+    #[allow(unused_imports)]
+    pub use cegar::{Options, Status};
+    use frosted::level::Level;
+
+    pub type Report = cegar::Report<Level>;
+
+    /// Solves `level`; `progress` sees every progress event.
+    pub fn solve(
+        level: &Level,
+        opts: &Options,
+        progress: &mut dyn FnMut(&cegar::Progress<Level>),
+    ) -> Result<Report, String> {
+        solve_lazy(level, opts, None, progress)
+    }
+
+    /// [`solve`] with the belt counter lazy above `lazy_from` free cells.
+    pub fn solve_lazy(
+        level: &Level,
+        opts: &Options,
+        lazy_from: Option<usize>,
+        progress: &mut dyn FnMut(&cegar::Progress<Level>),
+    ) -> Result<Report, String> {
+        freshly_frosted::puzzle::solve(level, opts, lazy_from, &mut |e| {
+            if let cegar::Event::Progress(p) = e {
+                progress(p)
+            }
+        })
+    }
+
+    /// The claim in words.
+    pub fn claim(r: &Report) -> String {
+        r.claim.describe(r.cost, &freshly_frosted::puzzle::NOUNS)
+    }
+
+    /// What was proved: no layout with at most `Some(k)` belts (`None`: of
+    /// any size) solves.
+    pub fn proof(r: &Report) -> Option<Option<usize>> {
+        r.proof().map(|p| p.max_cost)
+    }
+
+    /// The proof came from the chain bound.
+    pub fn proved_by_chains(r: &Report) -> bool {
+        r.proof()
+            .is_some_and(|p| p.by == cegar::ProofMethod::LowerBound("chain bound"))
+    }
+}

@@ -1,4 +1,11 @@
 //! DIMACS CNF output and SAT-competition solver output (`s` and `v` lines).
+//!
+//! The writer is our own, not rustsat's (`instances::fio::dimacs`): ours puts
+//! the puzzle's `c` lines (the names of the variables, what a call asks)
+//! before the header and appends a call's assumptions as unit clauses, from
+//! clauses the loop already holds; rustsat's writes a fixed comment of its
+//! own, takes a `Cnf` (a copy of every clause), and its comment lines end
+//! without a line break.
 
 use super::Answer;
 use rustsat::types::{Clause, Lit};

@@ -74,7 +74,8 @@ pub struct SolveFlags {
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_lazy_counter_from: Option<usize>,
     /// The most rank clauses (roughly) the encoding spends on exact ranks
-    /// before it caps them (default 400000; 0 caps them at 4).
+    /// before it caps them (default 400000; 0 caps them at 4). Not in effect
+    /// yet: the encoding does not take it.
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_rank_budget: Option<usize>,
 }
@@ -93,7 +94,7 @@ impl SolveFlags {
             trace: self.debug_trace || self.debug_trace_layouts,
             trace_layouts: self.debug_trace_layouts,
             lazy_counter_from: self.debug_lazy_counter_from,
-            rank_budget: self.debug_rank_budget,
+            rank_budget: self.debug_rank_budget, // wired by the encoding's options
             ..Options::default()
         })
     }

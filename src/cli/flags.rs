@@ -179,3 +179,42 @@ pub fn timeout(t: f64) -> Result<Duration, CliError> {
     }
     Ok(Duration::from_secs_f64(t))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SolveFlags;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        flags: SolveFlags,
+    }
+
+    /// `bench` gives its runs every flag it was given, as it was given.
+    #[test]
+    fn child_args_give_the_same_flags() {
+        let given = [
+            "frosted",
+            "--solver",
+            "cmd:minisat",
+            "--threads",
+            "3",
+            "--no-elimination",
+            "--no-chain-bound",
+            "--debug-seed",
+            "5",
+            "--debug-trace-layouts",
+            "--debug-lazy-counter-from",
+            "10",
+            "--debug-rank-budget",
+            "0",
+        ];
+        for args in [&given[..1], &given[..]] {
+            let flags = Flags::parse_from(args).flags;
+            let passed = std::iter::once("frosted".to_string()).chain(flags.child_args());
+            let again = Flags::parse_from(passed).flags;
+            assert_eq!(format!("{flags:?}"), format!("{again:?}"));
+        }
+    }
+}

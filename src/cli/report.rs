@@ -111,6 +111,16 @@ pub fn exit_code(r: &Report) -> i32 {
     }
 }
 
+/// Whether the loop ended with a proof: `optimal` or `unsolvable`.
+pub fn finished_a_proof(r: &Report) -> bool {
+    matches!(r.status, Status::Optimal | Status::Unsolvable)
+}
+
+/// The best verified layout, printed on stdout without `--json`.
+pub fn best_layout(r: &Report) -> Option<&Level> {
+    r.layout.as_ref()
+}
+
 /// The summary's formula line: its size and the solver, or that a timeout
 /// came before the encoding was built (a huge board).
 fn formula_line(r: &Report) -> String {

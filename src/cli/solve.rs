@@ -3,10 +3,11 @@
 
 use super::flags::{timeout, SolveFlags};
 use super::report::{
-    exit_code, progress_line, report_json, running_call, split_progress, stopped_report, summary,
+    best_layout, exit_code, finished_a_proof, progress_line, report_json, running_call,
+    split_progress, stopped_report, summary,
 };
 use super::{interrupt, load_level, out, out_json, CliError};
-use crate::cegar::{solve, Options, Progress, Report, Status};
+use crate::cegar::{solve, Options, Progress, Report};
 use crate::level::Level;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -87,7 +88,7 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     if a.json {
         out_json(&report_json(&report))?;
     } else {
-        if let Some(l) = &report.layout {
+        if let Some(l) = best_layout(&report) {
             out(&l.to_string())?;
         }
         note!("{}", summary(&report));
@@ -166,9 +167,7 @@ fn spawn_loop(
 /// too and failed the call, or was stopped and gave up (`sat::stop_all`). The
 /// interrupt is reported then, unless the loop finished a proof.
 fn proved(answer: &Answer) -> bool {
-    answer
-        .as_ref()
-        .is_ok_and(|r| matches!(r.status, Status::Optimal | Status::Unsolvable))
+    answer.as_ref().is_ok_and(finished_a_proof)
 }
 
 /// Waits for the loop's answer, printing a progress line during a long SAT

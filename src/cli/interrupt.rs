@@ -6,32 +6,44 @@
 //! quietly.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set by the first Ctrl-C or SIGTERM after [`catch`].
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
+/// The exit code after a second interrupt: 128 + SIGINT, as a shell reports it.
 #[cfg(unix)]
-extern "C" fn on_interrupt(_: libc::c_int) {
-    // Only async-signal-safe work here: atomics, and `_exit`.
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // SAFETY: `_exit` is async-signal-safe and ends the process.
-        unsafe { libc::_exit(130) };
-    }
-    // A `cmd:` solver running now is killed and its file removed, even when
-    // the signal reached only this process.
-    crate::sat::stop_all();
-}
+const EXIT_INTERRUPTED: i32 = 130;
 
 /// From now on, Ctrl-C (SIGINT) and SIGTERM set [`interrupted`] instead of
-/// ending the process (on Unix; elsewhere they keep their usual effect).
+/// ending the process, and a second one ends it at once with code 130 (on
+/// Unix; elsewhere they keep their usual effect). Calling it again does
+/// nothing more.
 pub fn catch() {
     #[cfg(unix)]
-    for signal in [libc::SIGINT, libc::SIGTERM] {
-        // SAFETY: the handler only touches atomics and calls `_exit`.
-        unsafe {
-            libc::signal(
-                signal,
-                on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
+    {
+        static CAUGHT: std::sync::Once = std::sync::Once::new();
+        CAUGHT.call_once(register_handlers);
+    }
+}
+
+/// The actions of SIGINT and SIGTERM, in the order they run: end the process
+/// if an earlier signal set the flag, set it, and stop every solver.
+#[cfg(unix)]
+fn register_handlers() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::{flag, low_level};
+    for signal in [SIGINT, SIGTERM] {
+        let registered =
+            flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED, INTERRUPTED.clone())
+                .and_then(|_| flag::register(signal, INTERRUPTED.clone()))
+                // SAFETY: `stop_all` only stores to an atomic, which is
+                // async-signal-safe. A `cmd:` solver running now is then
+                // killed and its file removed, even when the signal reached
+                // only this process.
+                .and_then(|_| unsafe { low_level::register(signal, crate::sat::stop_all) });
+        if let Err(e) = registered {
+            note!("warning: cannot catch signal {signal} ({e}): it ends frosted at once");
         }
     }
 }
@@ -40,6 +52,8 @@ pub fn catch() {
 /// quietly, as it ends `cat` or `grep`, instead of a panic in `println!`
 /// (Rust ignores SIGPIPE by default). Unix only.
 pub fn quiet_broken_pipe() {
+    // signal-hook only adds actions to a signal; restoring its default
+    // action takes libc.
     #[cfg(unix)]
     // SAFETY: restores the default action of a signal.
     unsafe {

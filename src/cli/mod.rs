@@ -2,7 +2,11 @@
 //! lives in its own module; this one only wires them together and maps errors to
 //! the fixed exit codes.
 
+mod bench;
+mod dump;
+mod flags;
 mod interrupt;
+mod report;
 mod simulate;
 mod solve;
 mod verify;
@@ -65,7 +69,7 @@ pub enum Command {
     Solve(solve::Args),
     /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
     /// variable's cell and direction.
-    DumpCnf(solve::DumpArgs),
+    DumpCnf(dump::DumpArgs),
     /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines, or MiniSat's
     /// result file) for a dumped CNF and print the layout it encodes.
     ///
@@ -76,18 +80,20 @@ pub enum Command {
     /// a model of this level's CNF: bad input.
     /// Exit 0 decoded (solved or not), 1 the solver said UNSATISFIABLE,
     /// 3 UNKNOWN, 2 bad input.
-    Decode(solve::DecodeArgs),
+    Decode(dump::DecodeArgs),
     /// Solve every level under a folder and print a table.
     ///
     /// One row per level: status, belts, iterations, seconds, and when the best
     /// layout was found ("best at"), then the totals. A level that could not be
     /// run (a file that does not parse, a crash) gets the status `error` and a
     /// line saying why. With --json, a line per level on stderr shows progress.
+    /// Levels run one at a time, each in its own `frosted solve` with the
+    /// solver flags below.
     /// Ctrl-C (or SIGTERM) stops the bench after the level in hand (whose run reports what
     /// it has) and prints the table so far.
     /// Exit 0 when every level got a status (whichever), 2 on bad arguments or
     /// when some level got `error`, 3 when interrupted.
-    Bench(solve::BenchArgs),
+    Bench(bench::BenchArgs),
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
@@ -118,6 +124,13 @@ pub fn out(text: &str) -> Result<(), CliError> {
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         .map_err(|e| CliError::bad_input(format!("cannot write to stdout: {e}")))
+}
+
+/// Writes `value` as one line of JSON to stdout (`--json`).
+pub fn out_json(value: &impl serde::Serialize) -> Result<(), CliError> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| CliError::bad_input(format!("cannot write JSON: {e}")))?;
+    out(&format!("{text}\n"))
 }
 
 /// The largest level or layout file read (the real levels are under 1 KiB).
@@ -212,9 +225,9 @@ pub fn main() -> i32 {
         Command::Simulate(a) => simulate::run(a),
         Command::Show(a) => simulate::show(a),
         Command::Solve(a) => solve::run(a),
-        Command::DumpCnf(a) => solve::dump_cnf(a),
-        Command::Decode(a) => solve::decode(a),
-        Command::Bench(a) => solve::bench(a),
+        Command::DumpCnf(a) => dump::dump_cnf(a),
+        Command::Decode(a) => dump::decode(a),
+        Command::Bench(a) => bench::bench(a),
     };
     match result {
         Ok(code) => code,

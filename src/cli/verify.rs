@@ -1,12 +1,12 @@
 //! `frosted verify`: judge a layout and say precisely why it does or does not solve
 //! its level.
 
-use super::{load_pair, out, CliError, EXIT_NO, EXIT_OK};
+use super::{load_pair, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::grid::{CellId, Kind};
 use crate::judge::{describe_end, explain, judge, Verdict};
 use crate::level::Level;
 use crate::sim::End;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -28,56 +28,122 @@ pub fn run(args: Args) -> Result<i32, CliError> {
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
     let verdict = judge(&layout);
     if args.json {
-        out(&format!("{}\n", verdict_json(&level, &layout, &verdict)))?;
+        out_json(&verdict_json(&level, &layout, &verdict))?;
     } else {
         out(&verdict_text(&level, &layout, &verdict))?;
     }
     Ok(if verdict.solved() { EXIT_OK } else { EXIT_NO })
 }
 
-fn xy(level: &Level, c: CellId) -> Value {
+/// A cell as `[x, y]`.
+fn xy(level: &Level, c: CellId) -> [usize; 2] {
     let p = level.pos(c);
-    json!([p.x, p.y])
+    [p.x, p.y]
 }
 
-fn kind_code(k: Kind) -> Value {
-    json!(k.target_code().parse::<u32>().unwrap_or(0))
+/// A donut kind as its target code (0 plain, 1 frosted, ...).
+fn kind_code(k: Kind) -> u32 {
+    k.target_code().parse::<u32>().unwrap_or(0)
+}
+
+/// `verify --json`: the fields in the order of the output (alphabetical, as
+/// `serde_json::json!` printed them before).
+#[derive(Serialize)]
+pub struct VerdictJson {
+    belts: usize,
+    deliveries: Vec<DeliveryJson>,
+    end: EndJson,
+    reason: Option<String>,
+    solved: bool,
+    ticks: u32,
+}
+
+/// One delivery: which target got which kind from which source, first when.
+#[derive(Serialize)]
+struct DeliveryJson {
+    kind: u32,
+    origin: [usize; 2],
+    target: [usize; 2],
+    tick: u32,
+}
+
+/// How the run ended: `kind` is "steady", "stranded", "failed" or
+/// "tick-limit"; the other fields are there for the kinds they describe.
+#[derive(Serialize)]
+struct EndJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<[usize; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    donut: Option<DonutJson>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    period: Option<u32>,
+    tick: u32,
+}
+
+/// A stranded donut: its kind and its source.
+#[derive(Serialize)]
+struct DonutJson {
+    kind: u32,
+    origin: [usize; 2],
+}
+
+impl EndJson {
+    /// An end of this kind at `tick`, with nothing else to say.
+    fn at(kind: &'static str, tick: u32) -> EndJson {
+        EndJson {
+            cell: None,
+            donut: None,
+            kind,
+            period: None,
+            tick,
+        }
+    }
+
+    fn of(level: &Level, end: &End) -> EndJson {
+        match *end {
+            End::Steady { tick, period } => EndJson {
+                period: Some(period),
+                ..EndJson::at("steady", tick)
+            },
+            End::Stranded { tick, cell, donut } => EndJson {
+                cell: Some(xy(level, cell)),
+                donut: Some(DonutJson {
+                    kind: kind_code(donut.kind),
+                    origin: xy(level, donut.origin),
+                }),
+                ..EndJson::at("stranded", tick)
+            },
+            End::Failed { tick, failure } => EndJson {
+                cell: Some(xy(level, failure.cell())),
+                ..EndJson::at("failed", tick)
+            },
+            End::TickLimit { tick } => EndJson::at("tick-limit", tick),
+        }
+    }
 }
 
 /// The JSON form of a verdict.
-pub fn verdict_json(level: &Level, layout: &Level, v: &Verdict) -> Value {
-    let end = match v.outcome.end {
-        End::Steady { tick, period } => json!({"kind": "steady", "tick": tick, "period": period}),
-        End::Stranded { tick, cell, donut } => json!({
-            "kind": "stranded", "tick": tick, "cell": xy(level, cell),
-            "donut": {"kind": kind_code(donut.kind), "origin": xy(level, donut.origin)}
-        }),
-        End::Failed { tick, failure } => json!({
-            "kind": "failed", "tick": tick, "cell": xy(level, failure.cell()),
-        }),
-        End::TickLimit { tick } => json!({"kind": "tick-limit", "tick": tick}),
-    };
-    let deliveries: Vec<Value> = v
+pub fn verdict_json(level: &Level, layout: &Level, v: &Verdict) -> VerdictJson {
+    let deliveries = v
         .outcome
         .deliveries
         .iter()
-        .map(|d| {
-            json!({
-                "target": xy(level, d.target),
-                "origin": xy(level, d.origin),
-                "kind": kind_code(d.kind),
-                "tick": d.tick,
-            })
+        .map(|d| DeliveryJson {
+            kind: kind_code(d.kind),
+            origin: xy(level, d.origin),
+            target: xy(level, d.target),
+            tick: d.tick,
         })
         .collect();
-    json!({
-        "solved": v.solved(),
-        "reason": v.reason.as_ref().map(|r| explain(layout, r, &v.outcome)),
-        "ticks": v.outcome.end.tick(),
-        "end": end,
-        "belts": layout.added_belts(level),
-        "deliveries": deliveries,
-    })
+    VerdictJson {
+        belts: layout.added_belts(level),
+        deliveries,
+        end: EndJson::of(level, &v.outcome.end),
+        reason: v.reason.as_ref().map(|r| explain(layout, r, &v.outcome)),
+        solved: v.solved(),
+        ticks: v.outcome.end.tick(),
+    }
 }
 
 /// The human form of a verdict.

@@ -151,7 +151,7 @@ fn progress_lines_during_a_long_sat_call() {
 
 /// `--dump-calls`: one DIMACS file per SAT call, each the whole formula of its
 /// call. Solved afresh, every file gives the answer the loop's incremental
-/// solver gave that call (read from `FROSTED_TRACE`), and `decode` reads a
+/// solver gave that call (read from `--debug-trace`), and `decode` reads a
 /// model of one.
 #[test]
 fn solve_dump_calls_replays_every_call() {
@@ -170,9 +170,9 @@ fn solve_dump_calls_replays_every_call() {
             "--no-chain-bound",
             "--dump-calls",
             "calls",
+            "--debug-trace",
             "level.txt",
         ])
-        .env("FROSTED_TRACE", "1")
         .current_dir(&dir)
         .output()
         .expect("solve");

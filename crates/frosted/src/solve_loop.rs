@@ -90,6 +90,15 @@ pub struct Options {
     /// after each verified layout: when it rules out every smaller layout,
     /// the layout is optimal without a proving SAT call.
     pub chain_bound: bool,
+    /// Shuffle the clauses with this seed before the first call.
+    pub seed: Option<u64>,
+    /// A line on stderr per SAT call and per rejected candidate.
+    pub trace: bool,
+    /// With `trace`: each rejected layout is printed too.
+    pub trace_layouts: bool,
+    /// The most rank clauses the encoding spends on exact ranks; `None`: the
+    /// default. Not read yet: wired by the encoding's options.
+    pub rank_budget: Option<usize>,
 }
 
 impl Default for Options {
@@ -106,6 +115,10 @@ impl Default for Options {
             eliminate: true,
             lazy_counter_from: None,
             chain_bound: true,
+            seed: None,
+            trace: false,
+            trace_layouts: false,
+            rank_budget: None, // wired by the encoding's options
         }
     }
 }
@@ -261,10 +274,10 @@ struct Loop<'a> {
     report: Report,
     start: Instant,
     progress: &'a mut dyn FnMut(&Progress),
-    /// `FROSTED_TRACE` is set: a line on stderr per SAT call and per rejected
+    /// `Options::trace`: a line on stderr per SAT call and per rejected
     /// candidate, for studying the loop.
     trace: bool,
-    /// `FROSTED_TRACE_LAYOUTS` is set too: each rejected layout is printed.
+    /// `Options::trace_layouts`: each rejected layout is printed too.
     trace_layouts: bool,
     /// The neighbourhood search after a verified layout, while it lasts.
     improve: Option<Improve>,
@@ -513,14 +526,11 @@ pub fn solve(
         Vec::new()
     };
     let own_variables = vars.n_used() - first_vars;
-    if let Some(seed) = std::env::var("FROSTED_SEED")
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-    {
+    if let Some(seed) = opts.seed {
         shuffle(&mut all, seed);
         shuffle(&mut other, seed);
     }
-    let trace = std::env::var_os("FROSTED_TRACE").is_some();
+    let trace = opts.trace;
     // The racing copies after the first hold a second view of the same
     // problem: the grounding by vertex elimination instead of ranks, and
     // the whole simplified by variable elimination.
@@ -578,7 +588,7 @@ pub fn solve(
         start,
         progress,
         trace,
-        trace_layouts: std::env::var_os("FROSTED_TRACE_LAYOUTS").is_some(),
+        trace_layouts: opts.trace_layouts,
         improve: None,
         windows: Vec::new(),
         dump: None,

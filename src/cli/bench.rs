@@ -1,0 +1,448 @@
+//! `frosted bench`: every level under a folder, each solved by its own
+//! `frosted solve --json` process (so that a timeout really stops it), and a
+//! table or a JSON object with the totals.
+
+use super::flags::{at_least_one, timeout, SolveFlags};
+use super::{interrupt, out, out_json, CliError, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// A folder: every level file under it (recursively) is solved; files named
+    /// `*.solution.txt` or `*.wrong.txt`, and the `judged` folder, are skipped.
+    pub dir: PathBuf,
+    /// Seconds allowed per level.
+    #[arg(
+        long,
+        default_value_t = 60.0,
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    pub timeout: f64,
+    /// Solve every level K times, with `--debug-seed 1` to `K` (each run holds
+    /// the clauses in another order), and report the median, fastest and
+    /// slowest time: one run's time can swing several-fold with the clause
+    /// order, so judge a change by several.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub seeds: usize,
+    #[command(flatten)]
+    pub flags: SolveFlags,
+    /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One run of `frosted solve --json`, as the bench reads its report, or a run
+/// that gave none (status `error`, and why).
+#[derive(Deserialize)]
+struct Run {
+    status: String,
+    belts: Option<u64>,
+    iterations: Option<u64>,
+    seconds: f64,
+    best_seconds: Option<f64>,
+    error: Option<String>,
+}
+
+/// A level's row: its median run, and with several seeds the fastest and
+/// slowest times and every run's status. The fields are in the order of the
+/// output.
+#[derive(Serialize)]
+struct Row {
+    belts: Option<u64>,
+    best_seconds: Option<f64>,
+    /// Why a run could not give a status (the first such run's reason).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fastest: Option<f64>,
+    iterations: Option<u64>,
+    level: String,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slowest: Option<f64>,
+    status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statuses: Option<Vec<String>>,
+}
+
+/// The levels by status, and the seconds of their median runs.
+#[derive(Serialize)]
+struct Totals {
+    error: usize,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    interrupted: bool,
+    levels: usize,
+    mixed: usize,
+    optimal: usize,
+    seconds: f64,
+    solved: usize,
+    unknown: usize,
+    unsolvable: usize,
+}
+
+/// `bench --json`.
+#[derive(Serialize)]
+struct BenchJson<'a> {
+    levels: &'a [Row],
+    totals: Totals,
+}
+
+/// The level files under `dir`, in name order: every `.txt` file but solutions
+/// (`.solution.txt`, `.wrong.txt`), in subfolders too, except `judged/`, hidden
+/// folders and links to folders.
+fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        // `file_type` does not follow symlinks: a link to a folder is not
+        // walked (a link to `..` would be walked until the OS refused).
+        .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_dir())))
+        .collect();
+    entries.sort();
+    for (p, is_dir) in entries {
+        // A name that is not UTF-8 is still a level (its odd bytes shown as �).
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        if is_dir {
+            if name != "judged" && !name.starts_with('.') {
+                level_files(&p, out)?;
+            }
+        } else if name.ends_with(".txt")
+            && !name.ends_with(".solution.txt")
+            && !name.ends_with(".wrong.txt")
+            && p.is_file()
+        {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// The level files under `dir`, checked to be some.
+fn level_files_under(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    level_files(dir, &mut files)
+        .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", dir.display())))?;
+    if files.is_empty() {
+        return Err(CliError::bad_input(format!(
+            "no level files under {}",
+            dir.display()
+        )));
+    }
+    Ok(files)
+}
+
+/// What every level's runs share: the `frosted` binary, the flags, and how
+/// many seeds.
+struct Bench<'a> {
+    exe: PathBuf,
+    args: &'a BenchArgs,
+    seeded: bool,
+}
+
+impl Bench<'_> {
+    /// Solves one level with `frosted solve`: its report, or why it gave none.
+    fn run_once(&self, file: &Path, seed: Option<u64>) -> Run {
+        let t = Instant::now();
+        let flags = SolveFlags {
+            debug_seed: seed.or(self.args.flags.debug_seed),
+            ..self.args.flags.clone()
+        };
+        let output = std::process::Command::new(&self.exe)
+            .arg("solve")
+            .arg(file)
+            .args(["--json", "--timeout", &self.args.timeout.to_string()])
+            .args(flags.child_args())
+            .output();
+        match output {
+            Ok(out) => serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|_| run_error(t, run_failure(&out))),
+            Err(e) => run_error(t, format!("cannot run frosted solve: {e}")),
+        }
+    }
+
+    /// Solves one level once per seed (`--debug-seed 1`, 2, ... with several),
+    /// until an interrupt.
+    fn runs(&self, file: &Path) -> Vec<Run> {
+        let mut runs = Vec::new();
+        for seed in 1..=self.args.seeds {
+            runs.push(self.run_once(file, self.seeded.then_some(seed as u64)));
+            if interrupt::interrupted() {
+                break;
+            }
+        }
+        runs
+    }
+
+    /// The table's head line.
+    fn head(&self) -> String {
+        let mut head = format!(
+            "{:<44} {:>10} {:>6} {:>10} {:>9}",
+            "level", "status", "belts", "iterations", "seconds"
+        );
+        if self.seeded {
+            head += &format!(" {:>9} {:>9}", "fastest", "slowest");
+        }
+        format!("{head} {:>9}\n", "best at")
+    }
+}
+
+/// A bench run that gave no report: status `error`, and why.
+fn run_error(t: Instant, why: String) -> Run {
+    Run {
+        status: "error".to_string(),
+        belts: None,
+        iterations: None,
+        seconds: t.elapsed().as_secs_f64(),
+        best_seconds: None,
+        error: Some(why),
+    }
+}
+
+/// A level's row from its runs (at least one). The median run by time stands
+/// for the level; with several seeds the status is that run's if all agree,
+/// else "mixed".
+fn level_row(level: String, mut runs: Vec<Run>, seeded: bool) -> Row {
+    runs.sort_by(|x, y| x.seconds.total_cmp(&y.seconds));
+    let error = runs.iter().find_map(|r| r.error.clone());
+    let (fastest, slowest) = (runs[0].seconds, runs[runs.len() - 1].seconds);
+    let statuses: Vec<String> = runs.iter().map(|r| r.status.clone()).collect();
+    let median = runs.swap_remove(runs.len() / 2);
+    let agree = statuses.iter().all(|s| *s == median.status);
+    Row {
+        belts: median.belts,
+        best_seconds: median.best_seconds,
+        error,
+        fastest: seeded.then_some(fastest),
+        iterations: median.iterations,
+        level,
+        seconds: median.seconds,
+        slowest: seeded.then_some(slowest),
+        status: if agree {
+            median.status
+        } else {
+            "mixed".to_string()
+        },
+        statuses: seeded.then_some(statuses),
+    }
+}
+
+/// The rest of a row in the table, after the level's name (which is printed
+/// when its runs start).
+fn table_line(row: &Row) -> String {
+    let dash = |n: Option<u64>| n.map_or("-".into(), |n| n.to_string());
+    let mut line = format!(
+        " {:>10} {:>6} {:>10} {:>9.2}",
+        row.status,
+        dash(row.belts),
+        dash(row.iterations),
+        row.seconds
+    );
+    if let (Some(f), Some(s)) = (row.fastest, row.slowest) {
+        line += &format!(" {f:>9.2} {s:>9.2}");
+    }
+    let best = row.best_seconds.map_or("-".into(), |b| format!("{b:.2}"));
+    line += &format!(" {best:>9}\n");
+    if let Some(e) = &row.error {
+        line += &format!("  error: {e}\n");
+    }
+    line
+}
+
+/// The totals over the rows.
+fn totals(rows: &[Row], interrupted: bool) -> Totals {
+    let count = |s: &str| rows.iter().filter(|r| r.status == s).count();
+    Totals {
+        error: count("error"),
+        interrupted,
+        levels: rows.len(),
+        mixed: count("mixed"),
+        optimal: count("optimal"),
+        seconds: rows.iter().map(|r| r.seconds).sum(),
+        solved: count("solved"),
+        unknown: count("unknown"),
+        unsolvable: count("unsolvable"),
+    }
+}
+
+/// The table's last lines: the totals, and with several seeds how many levels
+/// got mixed statuses.
+fn totals_lines(t: &Totals, seeds: usize) -> String {
+    let mut text = format!(
+        "total: {} level{}, {} optimal, {} solved, {} unsolvable, {} unknown, {} error{}, {:.1}s\n",
+        t.levels,
+        if t.levels == 1 { "" } else { "s" },
+        t.optimal,
+        t.solved,
+        t.unsolvable,
+        t.unknown,
+        t.error,
+        if t.error == 1 { "" } else { "s" },
+        t.seconds
+    );
+    if seeds > 1 {
+        text += &format!(
+            "{} levels with mixed statuses over {seeds} seeds; seconds are medians\n",
+            t.mixed
+        );
+    }
+    text
+}
+
+/// Solves every level under a folder, each in its own `frosted solve` process
+/// (so a timeout really stops it), and prints a table with totals.
+pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
+    a.flags.options()?;
+    timeout(a.timeout)?;
+    let seeded = at_least_one("--seeds", a.seeds)? > 1;
+    let files = level_files_under(&a.dir)?;
+    let exe = std::env::current_exe()
+        .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
+    let bench = Bench {
+        exe,
+        args: &a,
+        seeded,
+    };
+    // Ctrl-C reaches the running `frosted solve` too, which reports what it
+    // has; the bench then stops after that level and prints what it has.
+    interrupt::catch();
+    if !a.json {
+        out(&bench.head())?;
+    }
+    let mut rows = Vec::new();
+    for f in &files {
+        let name = f.strip_prefix(&a.dir).unwrap_or(f).display().to_string();
+        if !a.json {
+            // The level's name comes first, so that the table shows which
+            // level is being solved; the rest of its row follows.
+            out(&format!("{name:<44}"))?;
+        }
+        let row = level_row(name.clone(), bench.runs(f), seeded);
+        if a.json {
+            // The table's rows show progress as they come; JSON comes at the
+            // end, so say on stderr how far the bench is.
+            note!(
+                "bench: {}/{} {name}: {} ({:.2}s)",
+                rows.len() + 1,
+                files.len(),
+                row.status,
+                row.seconds
+            );
+        } else {
+            out(&table_line(&row))?;
+        }
+        rows.push(row);
+        if interrupt::interrupted() {
+            break;
+        }
+    }
+    finish(&a, &rows, files.len())
+}
+
+/// Prints the totals (or the JSON object) and says whether the bench is
+/// complete: the exit code.
+fn finish(a: &BenchArgs, rows: &[Row], files: usize) -> Result<i32, CliError> {
+    let interrupted = interrupt::interrupted();
+    let totals = totals(rows, interrupted);
+    let errors = totals.error;
+    if a.json {
+        out_json(&BenchJson {
+            levels: rows,
+            totals,
+        })?;
+    } else {
+        out(&totals_lines(&totals, a.seeds))?;
+    }
+    if interrupted {
+        let line = format!("interrupted after {} of {files} levels", rows.len());
+        if a.json {
+            note!("bench: {line}");
+        } else {
+            out(&format!("{line}\n"))?;
+        }
+        return Ok(EXIT_UNKNOWN);
+    }
+    if errors > 0 {
+        // Every level ran, but some could not be judged: a script must not
+        // take this bench for a complete one.
+        return Ok(EXIT_BAD_INPUT);
+    }
+    Ok(EXIT_OK)
+}
+
+/// Why a `frosted solve` run printed no JSON: its `error:` line (with the
+/// position of a parse error), a panic's message, or how it ended.
+fn run_failure(out: &std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut lines = stderr.lines();
+    while let Some(l) = lines.next() {
+        if let Some(msg) = l.strip_prefix("error: ") {
+            return match lines
+                .next()
+                .and_then(|n| n.trim_start().strip_prefix("--> "))
+            {
+                Some(at) => format!("{msg} (at {at})"),
+                None => msg.to_string(),
+            };
+        }
+        if l.contains("panicked at") {
+            let what = lines.next().unwrap_or("").trim();
+            let at = l.trim_end_matches(':');
+            return format!("frosted solve crashed ({at}: {what}); please report it");
+        }
+    }
+    match out.status.code() {
+        Some(c) => format!("frosted solve exited with code {c} without a report"),
+        None => "frosted solve was killed by a signal".to_string(),
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::run_failure;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{ExitStatus, Output};
+
+    fn output(code: i32, stderr: &str) -> Output {
+        Output {
+            // A wait status: the exit code in the second byte.
+            status: ExitStatus::from_raw(code << 8),
+            stdout: Vec::new(),
+            stderr: stderr.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn why_a_run_gave_no_report() {
+        let parse = output(2, "error: unknown token `?`\n --> a.txt:1:6\n  |\n");
+        assert_eq!(run_failure(&parse), "unknown token `?` (at a.txt:1:6)");
+        let plain = output(2, "progress: 2.0s\nerror: cannot read a.txt: gone\n");
+        assert_eq!(run_failure(&plain), "cannot read a.txt: gone");
+        let panic = output(
+            101,
+            "thread 'main' panicked at src/sim.rs:1:2:\nindex out of bounds\n",
+        );
+        assert_eq!(
+            run_failure(&panic),
+            "frosted solve crashed (thread 'main' panicked at src/sim.rs:1:2: index out of bounds); please report it"
+        );
+        assert_eq!(
+            run_failure(&output(7, "")),
+            "frosted solve exited with code 7 without a report"
+        );
+        let killed = Output {
+            status: ExitStatus::from_raw(9),
+            ..output(0, "")
+        };
+        assert_eq!(run_failure(&killed), "frosted solve was killed by a signal");
+    }
+}

@@ -1,0 +1,220 @@
+//! The flags that shape the solve loop, shared by `solve` and `bench` (which
+//! passes them on to every `frosted solve` it runs), and the checks on the
+//! numbers the user gives.
+
+use super::CliError;
+use crate::cegar::Options;
+use crate::sat::SolverChoice;
+use std::time::Duration;
+
+/// The loop's flags. `solve` turns them into [`Options`] ([`SolveFlags::options`]);
+/// `bench` checks them the same way and gives them to each run
+/// ([`SolveFlags::child_args`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolveFlags {
+    /// The SAT solver: `varisat` (built in), `cadical` (needs the `cadical` cargo
+    /// feature), or `cmd:PROGRAM` to run a DIMACS solver binary on each iteration
+    /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian): one that prints `s` and
+    /// `v` lines, or MiniSat or Glucose (a program named `minisat*` or
+    /// `glucose*`), whose result file is read instead.
+    #[arg(long, default_value = "varisat", value_name = "SOLVER")]
+    pub solver: String,
+    /// Race N copies of the solver on their own threads, each holding the
+    /// clauses in another order: a SAT call that runs over a second is answered
+    /// by the first copy to finish (the run times of one formula vary a lot
+    /// with clause order). Calls under a second are answered as by one solver;
+    /// 1 runs one solver, deterministically. At most 64.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        allow_negative_numbers = true
+    )]
+    pub threads: usize,
+    /// Skip the neighbourhood search: by default each verified layout is first
+    /// improved by calls that may only change one window of it (quick, but they
+    /// prove nothing), before the calls over the whole board.
+    #[arg(long)]
+    pub no_neighbourhoods: bool,
+    /// Give every racing copy the plain encoding. By default the copies after
+    /// the first hold a second view of it: loops grounded by vertex
+    /// elimination instead of ranks (where there are ranks), and the whole
+    /// simplified by variable elimination (variables that no later clause or
+    /// assumption names are resolved away, and get their values back in every
+    /// model). Faster on some levels, slower on others, so it is the race's
+    /// second view rather than the only one. No effect with --threads 1.
+    #[arg(long)]
+    pub no_elimination: bool,
+    /// Prove by SAT calls only. By default, on levels with one plain source
+    /// and no bumpers, crossovers, preset belts or teleporters with several
+    /// outs, the chain bound is asked first, before the first SAT call
+    /// (could any layout, within --max-belts, solve?) and after each
+    /// verified layout (could one belt fewer?): a search over the ways
+    /// chains of belts can run between the source, the toppers, the
+    /// splitters and the targets, which may prove at once that none can
+    /// (see encodings/README.md, "The chain bound").
+    #[arg(long)]
+    pub no_chain_bound: bool,
+    /// Shuffle the clauses with this seed before the first call: the answer's
+    /// status and belt count stay, only the time changes (a SAT solver's time
+    /// on one formula can swing several-fold with the clause order). `bench
+    /// --seeds K` runs each level with seeds 1 to K.
+    #[arg(long, value_name = "N", help_heading = "Debugging")]
+    pub debug_seed: Option<u64>,
+    /// A line on stderr per SAT call (mode, bound, answer, time) and per
+    /// rejected candidate (the simulator's reason), for studying the loop.
+    #[arg(long, help_heading = "Debugging")]
+    pub debug_trace: bool,
+    /// Print each rejected layout too, on stderr (implies --debug-trace).
+    #[arg(long, help_heading = "Debugging")]
+    pub debug_trace_layouts: bool,
+    /// Encode the belt counter only for the bounds asked for on boards with
+    /// more than N free cells (default 1000), instead of for every bound up
+    /// front (which costs clauses in the square of the free cells).
+    #[arg(long, value_name = "N", help_heading = "Debugging")]
+    pub debug_lazy_counter_from: Option<usize>,
+    /// The most rank clauses (roughly) the encoding spends on exact ranks
+    /// before it caps them (default 400000; 0 caps them at 4). Not in effect
+    /// yet: the encoding does not take it.
+    #[arg(long, value_name = "N", help_heading = "Debugging")]
+    pub debug_rank_budget: Option<usize>,
+}
+
+impl SolveFlags {
+    /// The loop's options for these flags (the flags `solve` alone has, such
+    /// as `--timeout`, are left at their defaults), checked.
+    pub fn options(&self) -> Result<Options, CliError> {
+        Ok(Options {
+            solver: SolverChoice::parse(&self.solver).map_err(CliError::bad_input)?,
+            threads: threads(self.threads)?,
+            neighbourhoods: !self.no_neighbourhoods,
+            eliminate: !self.no_elimination,
+            chain_bound: !self.no_chain_bound,
+            seed: self.debug_seed,
+            trace: self.debug_trace || self.debug_trace_layouts,
+            trace_layouts: self.debug_trace_layouts,
+            lazy_counter_from: self.debug_lazy_counter_from,
+            rank_budget: self.debug_rank_budget, // wired by the encoding's options
+            ..Options::default()
+        })
+    }
+
+    /// The same flags on the command line of a `frosted solve` run.
+    pub fn child_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--solver".to_string(),
+            self.solver.clone(),
+            "--threads".to_string(),
+            self.threads.to_string(),
+        ];
+        let switches = [
+            (self.no_neighbourhoods, "--no-neighbourhoods"),
+            (self.no_elimination, "--no-elimination"),
+            (self.no_chain_bound, "--no-chain-bound"),
+            (self.debug_trace, "--debug-trace"),
+            (self.debug_trace_layouts, "--debug-trace-layouts"),
+        ];
+        args.extend(
+            switches
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, flag)| flag.to_string()),
+        );
+        let numbers = [
+            ("--debug-seed", self.debug_seed.map(|n| n.to_string())),
+            (
+                "--debug-lazy-counter-from",
+                self.debug_lazy_counter_from.map(|n| n.to_string()),
+            ),
+            (
+                "--debug-rank-budget",
+                self.debug_rank_budget.map(|n| n.to_string()),
+            ),
+        ];
+        for (flag, value) in numbers {
+            if let Some(v) = value {
+                args.extend([flag.to_string(), v]);
+            }
+        }
+        args
+    }
+}
+
+/// A count flag (`--threads`, `--seeds`), checked to be at least 1.
+pub fn at_least_one(flag: &str, n: usize) -> Result<usize, CliError> {
+    match n {
+        0 => Err(CliError::bad_input(format!("{flag} must be at least 1"))),
+        n => Ok(n),
+    }
+}
+
+/// The most racing copies: each is a thread with a whole solver and formula.
+const MAX_THREADS: usize = 64;
+
+/// `--threads`, checked to be from 1 to `MAX_THREADS`.
+fn threads(n: usize) -> Result<usize, CliError> {
+    match at_least_one("--threads", n)? {
+        n if n > MAX_THREADS => Err(CliError::bad_input(format!(
+            "--threads must be at most {MAX_THREADS}, not {n} (each copy holds its own \
+             solver and formula)"
+        ))),
+        n => Ok(n),
+    }
+}
+
+/// The longest `--timeout`: a year (leave the flag out for no limit).
+const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A `--timeout` in seconds, checked: positive, and at most a year.
+pub fn timeout(t: f64) -> Result<Duration, CliError> {
+    if t.is_nan() || t <= 0.0 {
+        return Err(CliError::bad_input(format!(
+            "--timeout must be a positive number of seconds, not {t}"
+        )));
+    }
+    if t > MAX_TIMEOUT {
+        return Err(CliError::bad_input(format!(
+            "--timeout must be at most {MAX_TIMEOUT} seconds (a year), not {t:e}"
+        )));
+    }
+    Ok(Duration::from_secs_f64(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolveFlags;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        flags: SolveFlags,
+    }
+
+    /// `bench` gives its runs every flag it was given, as it was given.
+    #[test]
+    fn child_args_give_the_same_flags() {
+        let given = [
+            "frosted",
+            "--solver",
+            "cmd:minisat",
+            "--threads",
+            "3",
+            "--no-elimination",
+            "--no-chain-bound",
+            "--debug-seed",
+            "5",
+            "--debug-trace-layouts",
+            "--debug-lazy-counter-from",
+            "10",
+            "--debug-rank-budget",
+            "0",
+        ];
+        for args in [&given[..1], &given[..]] {
+            let flags = Flags::parse_from(args).flags;
+            let passed = std::iter::once("frosted".to_string()).chain(flags.child_args());
+            let again = Flags::parse_from(passed).flags;
+            assert_eq!(format!("{flags:?}"), format!("{again:?}"));
+        }
+    }
+}

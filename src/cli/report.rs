@@ -1,0 +1,271 @@
+//! What `solve` says about the loop: its report as JSON ([`report_json`]) or
+//! as a summary in words ([`summary`]), the progress lines, and the report
+//! made from the last progress when the loop is stopped. Every read of the
+//! loop's `Report` and `Progress` is here, so that a change to them shows in
+//! this module alone.
+
+use super::{EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
+use crate::cegar::{belts, Options, Progress, Report, Status, Times};
+use crate::level::Level;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// `solve --json`: the fields in the order of the output (alphabetical, as
+/// `serde_json::json!` printed them before).
+#[derive(Serialize)]
+pub struct ReportJson {
+    belts: Option<usize>,
+    best_seconds: Option<f64>,
+    claim: String,
+    clauses: usize,
+    counterexamples: usize,
+    iterations: usize,
+    layout: Option<String>,
+    loop_clauses: usize,
+    proof: Option<ProofJson>,
+    second_view: Option<SecondViewJson>,
+    seconds: f64,
+    solver: String,
+    status: &'static str,
+    threads: usize,
+    times: TimesJson,
+    variables: u32,
+}
+
+/// No layout with at most `max_belts` belts (`None`: of any size) solves the
+/// level, proved `by` "sat" or "chain bound".
+#[derive(Serialize)]
+struct ProofJson {
+    by: &'static str,
+    max_belts: Option<usize>,
+}
+
+/// The racing copies' second view of the formula.
+#[derive(Serialize)]
+struct SecondViewJson {
+    clauses: usize,
+    eliminated: usize,
+    own_variables: u32,
+}
+
+/// Where the time went, in seconds.
+#[derive(Serialize)]
+struct TimesJson {
+    chain_bound: f64,
+    encode: f64,
+    improving: f64,
+    proving: f64,
+    sat: f64,
+    searching: f64,
+    simulate: f64,
+}
+
+/// The JSON object for a report.
+pub fn report_json(r: &Report) -> ReportJson {
+    let t = &r.times;
+    ReportJson {
+        belts: r.belts,
+        best_seconds: r.best_at.map(|t| t.as_secs_f64()),
+        claim: r.claim.clone(),
+        clauses: r.clauses,
+        counterexamples: r.counterexamples,
+        iterations: r.iterations,
+        layout: r.layout.as_ref().map(|l| l.to_string()),
+        loop_clauses: r.loop_clauses,
+        proof: r.proof.map(|k| ProofJson {
+            by: if r.proved_by_chains {
+                "chain bound"
+            } else {
+                "sat"
+            },
+            max_belts: k,
+        }),
+        second_view: r.second_view.map(|v| SecondViewJson {
+            clauses: v.clauses,
+            eliminated: v.eliminated,
+            own_variables: v.own_variables,
+        }),
+        seconds: t.total.as_secs_f64(),
+        solver: r.solver.clone(),
+        status: r.status.name(),
+        threads: r.threads,
+        times: TimesJson {
+            chain_bound: t.chain_bound.as_secs_f64(),
+            encode: t.encode.as_secs_f64(),
+            improving: t.improving.as_secs_f64(),
+            proving: t.proving.as_secs_f64(),
+            sat: t.sat.as_secs_f64(),
+            searching: t.searching.as_secs_f64(),
+            simulate: t.simulate.as_secs_f64(),
+        },
+        variables: r.variables,
+    }
+}
+
+/// The exit code for a report's status.
+pub fn exit_code(r: &Report) -> i32 {
+    match r.status {
+        Status::Optimal | Status::Solved => EXIT_OK,
+        Status::Unsolvable => EXIT_NO,
+        Status::Unknown => EXIT_UNKNOWN,
+    }
+}
+
+/// Whether the loop ended with a proof: `optimal` or `unsolvable`.
+pub fn finished_a_proof(r: &Report) -> bool {
+    matches!(r.status, Status::Optimal | Status::Unsolvable)
+}
+
+/// The best verified layout, printed on stdout without `--json`.
+pub fn best_layout(r: &Report) -> Option<&Level> {
+    r.layout.as_ref()
+}
+
+/// The summary's formula line: its size and the solver, or that a timeout
+/// came before the encoding was built (a huge board).
+fn formula_line(r: &Report) -> String {
+    if r.variables == 0 && r.clauses == 0 && r.status == Status::Unknown {
+        return "not built: stopped before the encoding was done".into();
+    }
+    let solver = match r.second_view {
+        None => r.solver_label(),
+        Some(v) => format!(
+            "{}; the second view: {}{} variables eliminated, {} clauses",
+            r.solver_label(),
+            match v.own_variables {
+                0 => String::new(),
+                n => format!("{n} variables of its own, "),
+            },
+            v.eliminated,
+            v.clauses
+        ),
+    };
+    format!(
+        "{} variables, {} clauses ({solver})",
+        r.variables, r.clauses
+    )
+}
+
+/// The summary on stderr after the layout: status, claim, belts, iterations,
+/// formula and times.
+pub fn summary(r: &Report) -> String {
+    let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
+    let t = &r.times;
+    format!(
+        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
+        r.status.name(),
+        r.claim,
+        r.iterations,
+        r.counterexamples,
+        r.loop_clauses,
+        formula_line(r),
+        t.total.as_secs_f64(),
+        t.encode.as_secs_f64(),
+        t.sat.as_secs_f64(),
+        t.simulate.as_secs_f64(),
+        t.chain_bound.as_secs_f64(),
+        t.searching.as_secs_f64(),
+        t.improving.as_secs_f64(),
+        t.proving.as_secs_f64(),
+        match r.best_at {
+            Some(b) => format!("best layout after {:.3}s", b.as_secs_f64()),
+            None => "no layout".into(),
+        },
+    )
+}
+
+/// One progress line: where the loop is, and, during a long SAT call, for how
+/// long that call has been running.
+pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
+    let mut line = format!(
+        "progress: {:.1}s, {} iterations, best {}, {} {}",
+        p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
+        p.iterations,
+        p.best.map_or("none".into(), belts),
+        if p.improving {
+            "improving the best, looking for"
+        } else if p.proving {
+            "proving"
+        } else {
+            "searching"
+        },
+        p.bound
+            .map_or("any size".into(), |b| format!("<= {}", belts(b))),
+    );
+    if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
+        line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
+    }
+    line
+}
+
+/// How long the SAT call in flight at `p` has been running, `start` being the
+/// solve's start.
+pub fn running_call(p: &Progress, start: Instant) -> Duration {
+    start.elapsed().saturating_sub(p.elapsed)
+}
+
+/// The report of a loop stopped from outside (`why`: "timed out" or
+/// "interrupted"), made from the best layout it verified and its last
+/// progress: the best layout is `solved`, no layout `unknown`.
+pub fn stopped_report(
+    level: &Level,
+    opts: &Options,
+    start: Instant,
+    why: &str,
+    best: Option<Level>,
+    last: Option<&Progress>,
+) -> Report {
+    let belts = best.as_ref().map(|l| l.added_belts(level));
+    Report {
+        iterations: last.map_or(0, |p| p.iterations),
+        counterexamples: last.map_or(0, |p| p.counterexamples),
+        loop_clauses: last.map_or(0, |p| p.loop_clauses),
+        status: if best.is_some() {
+            Status::Solved
+        } else {
+            Status::Unknown
+        },
+        claim: match best {
+            Some(_) => format!("verified by the simulator; {why} before proving it minimal"),
+            None => format!("{why} before a layout or a proof"),
+        },
+        layout: best,
+        belts,
+        variables: last.map_or(0, |p| p.variables),
+        clauses: last.map_or(0, |p| p.clauses),
+        second_view: last.and_then(|p| p.second_view),
+        best_at: last.and_then(|p| p.best_at),
+        times: stopped_times(start, last),
+        ..Report::empty(opts.solver.name(), opts.threads)
+    }
+}
+
+/// The times of a stopped loop: the call in flight when it stopped was a SAT
+/// call.
+fn stopped_times(start: Instant, last: Option<&Progress>) -> Times {
+    let total = start.elapsed();
+    match last {
+        Some(p) => {
+            let mut t = Times {
+                total,
+                ..p.times.clone()
+            };
+            t.add_call(running_call(p, start), p.improving, p.proving);
+            t
+        }
+        None => Times {
+            total,
+            ..Times::default()
+        },
+    }
+}
+
+/// A progress report split in two: the layout it brings, if it is a newly
+/// verified best one, and the counts (without the layout, to be kept).
+pub fn split_progress(p: &Progress) -> (Option<Level>, Progress) {
+    let counts = Progress {
+        improved: None,
+        ..p.clone()
+    };
+    (p.improved.clone(), counts)
+}

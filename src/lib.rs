@@ -15,7 +15,6 @@ macro_rules! note {
 pub mod cli;
 
 pub use ::cegar::{sat, xorshift};
-pub use freshly_frosted::solve_loop as cegar;
 pub use freshly_frosted::{
     branch, chains, encode, grid, improve, judge, level, parse, render, sim,
 };

@@ -301,7 +301,7 @@ fn totals_lines(t: &Totals, seeds: usize) -> String {
 /// Solves every level under a folder, each in its own `frosted solve` process
 /// (so a timeout really stops it), and prints a table with totals.
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
-    a.flags.options()?;
+    a.flags.settings()?;
     timeout(a.timeout)?;
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
     let files = level_files_under(&a.dir)?;

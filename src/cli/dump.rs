@@ -4,7 +4,6 @@
 use super::{
     display_name, load_level, out, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN,
 };
-use crate::cegar::belts;
 use crate::encode::Encoding;
 use crate::sat::{dimacs, Answer};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
@@ -107,7 +106,7 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
             out(&layout.to_string())?;
             // A model is a candidate; only the simulator says whether it solves.
             let verdict = crate::judge::judge(&layout);
-            let placed = belts(layout.added_belts(&level));
+            let placed = freshly_frosted::puzzle::NOUNS.cost(layout.added_belts(&level));
             match &verdict.reason {
                 None => note!("decoded {placed}; the simulator says: solved"),
                 Some(r) => note!(

@@ -3,11 +3,22 @@
 //! numbers the user gives.
 
 use super::CliError;
-use crate::cegar::Options;
 use crate::sat::SolverChoice;
+use cegar::Options;
 use std::time::Duration;
 
-/// The loop's flags. `solve` turns them into [`Options`] ([`SolveFlags::options`]);
+/// What a solve runs with: the loop's options, the puzzle's, and what the
+/// trace prints.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub opts: Options,
+    /// Encode the belt counter lazily above this many free cells.
+    pub lazy_counter_from: Option<usize>,
+    /// With the trace, print each rejected layout too.
+    pub trace_layouts: bool,
+}
+
+/// The loop's flags. `solve` turns them into [`Settings`] ([`SolveFlags::settings`]);
 /// `bench` checks them the same way and gives them to each run
 /// ([`SolveFlags::child_args`]).
 #[derive(clap::Args, Debug, Clone)]
@@ -81,21 +92,23 @@ pub struct SolveFlags {
 }
 
 impl SolveFlags {
-    /// The loop's options for these flags (the flags `solve` alone has, such
-    /// as `--timeout`, are left at their defaults), checked.
-    pub fn options(&self) -> Result<Options, CliError> {
-        Ok(Options {
+    /// The settings for these flags (the flags `solve` alone has, such as
+    /// `--timeout`, are left at their defaults), checked.
+    pub fn settings(&self) -> Result<Settings, CliError> {
+        let opts = Options {
             solver: SolverChoice::parse(&self.solver).map_err(CliError::bad_input)?,
             threads: threads(self.threads)?,
             neighbourhoods: !self.no_neighbourhoods,
             eliminate: !self.no_elimination,
-            chain_bound: !self.no_chain_bound,
+            lower_bound: !self.no_chain_bound,
             seed: self.debug_seed,
             trace: self.debug_trace || self.debug_trace_layouts,
-            trace_layouts: self.debug_trace_layouts,
-            lazy_counter_from: self.debug_lazy_counter_from,
-            rank_budget: self.debug_rank_budget, // wired by the encoding's options
             ..Options::default()
+        };
+        Ok(Settings {
+            opts,
+            lazy_counter_from: self.debug_lazy_counter_from,
+            trace_layouts: self.debug_trace_layouts,
         })
     }
 

@@ -5,10 +5,15 @@
 //! this module alone.
 
 use super::{EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
-use crate::cegar::{belts, Options, Progress, Report, Status, Times};
 use crate::level::Level;
+use cegar::{Status, Stop};
+use freshly_frosted::puzzle::NOUNS;
 use serde::Serialize;
 use std::time::{Duration, Instant};
+
+/// The loop's report and progress on a level.
+pub type Report = cegar::Report<Level>;
+pub type Progress = cegar::Progress<Level>;
 
 /// `solve --json`: the fields in the order of the output (alphabetical, as
 /// `serde_json::json!` printed them before).
@@ -64,23 +69,19 @@ struct TimesJson {
 pub fn report_json(r: &Report) -> ReportJson {
     let t = &r.times;
     ReportJson {
-        belts: r.belts,
+        belts: r.cost,
         best_seconds: r.best_at.map(|t| t.as_secs_f64()),
-        claim: r.claim.clone(),
-        clauses: r.clauses,
-        counterexamples: r.counterexamples,
-        iterations: r.iterations,
-        layout: r.layout.as_ref().map(|l| l.to_string()),
-        loop_clauses: r.loop_clauses,
-        proof: r.proof.map(|k| ProofJson {
-            by: if r.proved_by_chains {
-                "chain bound"
-            } else {
-                "sat"
-            },
-            max_belts: k,
+        claim: r.claim.describe(r.cost, &NOUNS),
+        clauses: r.counts.clauses,
+        counterexamples: r.counts.counterexamples,
+        iterations: r.counts.iterations,
+        layout: r.candidate.as_ref().map(|l| l.to_string()),
+        loop_clauses: r.counts.lemmas,
+        proof: r.proof().map(|p| ProofJson {
+            by: p.by.name(),
+            max_belts: p.max_cost,
         }),
-        second_view: r.second_view.map(|v| SecondViewJson {
+        second_view: r.counts.second_view.map(|v| SecondViewJson {
             clauses: v.clauses,
             eliminated: v.eliminated,
             own_variables: v.own_variables,
@@ -90,7 +91,7 @@ pub fn report_json(r: &Report) -> ReportJson {
         status: r.status.name(),
         threads: r.threads,
         times: TimesJson {
-            chain_bound: t.chain_bound.as_secs_f64(),
+            chain_bound: t.lower_bound.as_secs_f64(),
             encode: t.encode.as_secs_f64(),
             improving: t.improving.as_secs_f64(),
             proving: t.proving.as_secs_f64(),
@@ -98,7 +99,7 @@ pub fn report_json(r: &Report) -> ReportJson {
             searching: t.searching.as_secs_f64(),
             simulate: t.simulate.as_secs_f64(),
         },
-        variables: r.variables,
+        variables: r.counts.variables,
     }
 }
 
@@ -118,16 +119,16 @@ pub fn finished_a_proof(r: &Report) -> bool {
 
 /// The best verified layout, printed on stdout without `--json`.
 pub fn best_layout(r: &Report) -> Option<&Level> {
-    r.layout.as_ref()
+    r.candidate.as_ref()
 }
 
 /// The summary's formula line: its size and the solver, or that a timeout
 /// came before the encoding was built (a huge board).
 fn formula_line(r: &Report) -> String {
-    if r.variables == 0 && r.clauses == 0 && r.status == Status::Unknown {
+    if r.counts.variables == 0 && r.counts.clauses == 0 && r.status == Status::Unknown {
         return "not built: stopped before the encoding was done".into();
     }
-    let solver = match r.second_view {
+    let solver = match r.counts.second_view {
         None => r.solver_label(),
         Some(v) => format!(
             "{}; the second view: {}{} variables eliminated, {} clauses",
@@ -142,28 +143,28 @@ fn formula_line(r: &Report) -> String {
     };
     format!(
         "{} variables, {} clauses ({solver})",
-        r.variables, r.clauses
+        r.counts.variables, r.counts.clauses
     )
 }
 
 /// The summary on stderr after the layout: status, claim, belts, iterations,
 /// formula and times.
 pub fn summary(r: &Report) -> String {
-    let belts = r.belts.map_or("-".to_string(), |b| b.to_string());
+    let belts = r.cost.map_or("-".to_string(), |b| b.to_string());
     let t = &r.times;
     format!(
         "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
-        r.claim,
-        r.iterations,
-        r.counterexamples,
-        r.loop_clauses,
+        r.claim.describe(r.cost, &NOUNS),
+        r.counts.iterations,
+        r.counts.counterexamples,
+        r.counts.lemmas,
         formula_line(r),
         t.total.as_secs_f64(),
         t.encode.as_secs_f64(),
         t.sat.as_secs_f64(),
         t.simulate.as_secs_f64(),
-        t.chain_bound.as_secs_f64(),
+        t.lower_bound.as_secs_f64(),
         t.searching.as_secs_f64(),
         t.improving.as_secs_f64(),
         t.proving.as_secs_f64(),
@@ -180,8 +181,8 @@ pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
     let mut line = format!(
         "progress: {:.1}s, {} iterations, best {}, {} {}",
         p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
-        p.iterations,
-        p.best.map_or("none".into(), belts),
+        p.counts.iterations,
+        p.best.map_or("none".into(), |b| NOUNS.cost(b)),
         if p.improving {
             "improving the best, looking for"
         } else if p.proving {
@@ -190,7 +191,7 @@ pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
             "searching"
         },
         p.bound
-            .map_or("any size".into(), |b| format!("<= {}", belts(b))),
+            .map_or("any size".into(), |b| format!("<= {}", NOUNS.cost(b))),
     );
     if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
         line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
@@ -204,60 +205,23 @@ pub fn running_call(p: &Progress, start: Instant) -> Duration {
     start.elapsed().saturating_sub(p.elapsed)
 }
 
-/// The report of a loop stopped from outside (`why`: "timed out" or
-/// "interrupted"), made from the best layout it verified and its last
-/// progress: the best layout is `solved`, no layout `unknown`.
+/// The report of a loop stopped from outside, made from the best layout it
+/// verified and its last progress: the best layout is `solved`, no layout
+/// `unknown`.
 pub fn stopped_report(
     level: &Level,
-    opts: &Options,
+    solver: String,
+    threads: usize,
     start: Instant,
-    why: &str,
+    stop: Stop,
     best: Option<Level>,
     last: Option<&Progress>,
 ) -> Report {
-    let belts = best.as_ref().map(|l| l.added_belts(level));
-    Report {
-        iterations: last.map_or(0, |p| p.iterations),
-        counterexamples: last.map_or(0, |p| p.counterexamples),
-        loop_clauses: last.map_or(0, |p| p.loop_clauses),
-        status: if best.is_some() {
-            Status::Solved
-        } else {
-            Status::Unknown
-        },
-        claim: match best {
-            Some(_) => format!("verified by the simulator; {why} before proving it minimal"),
-            None => format!("{why} before a layout or a proof"),
-        },
-        layout: best,
-        belts,
-        variables: last.map_or(0, |p| p.variables),
-        clauses: last.map_or(0, |p| p.clauses),
-        second_view: last.and_then(|p| p.second_view),
-        best_at: last.and_then(|p| p.best_at),
-        times: stopped_times(start, last),
-        ..Report::empty(opts.solver.name(), opts.threads)
-    }
-}
-
-/// The times of a stopped loop: the call in flight when it stopped was a SAT
-/// call.
-fn stopped_times(start: Instant, last: Option<&Progress>) -> Times {
-    let total = start.elapsed();
-    match last {
-        Some(p) => {
-            let mut t = Times {
-                total,
-                ..p.times.clone()
-            };
-            t.add_call(running_call(p, start), p.improving, p.proving);
-            t
-        }
-        None => Times {
-            total,
-            ..Times::default()
-        },
-    }
+    let best = best.map(|l| {
+        let belts = l.added_belts(level);
+        (l, belts)
+    });
+    Report::empty(solver, threads).stopped(stop, best, last, start.elapsed())
 }
 
 /// A progress report split in two: the layout it brings, if it is a newly

@@ -1,14 +1,15 @@
 //! `frosted solve`: the solve loop on a worker thread, with progress lines, a
 //! hard timeout and Ctrl-C, and its report on stdout and stderr.
 
-use super::flags::{timeout, SolveFlags};
+use super::flags::{timeout, Settings, SolveFlags};
 use super::report::{
     best_layout, exit_code, finished_a_proof, progress_line, report_json, running_call,
     split_progress, stopped_report, summary,
 };
+use super::report::{Progress, Report};
 use super::{interrupt, load_level, out, out_json, CliError};
-use crate::cegar::{solve, Options, Progress, Report};
 use crate::level::Level;
+use cegar::{Event, Stop};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -65,26 +66,25 @@ fn dump_folder(dir: &Path) -> Result<(), CliError> {
     })
 }
 
-/// The loop's options for `solve`'s arguments, checked.
-fn options(a: &Args) -> Result<Options, CliError> {
-    let loop_flags = a.flags.options()?;
+/// The settings for `solve`'s arguments, checked.
+fn settings(a: &Args) -> Result<Settings, CliError> {
+    let mut settings = a.flags.settings()?;
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
         dump_folder(dir)?;
     }
-    Ok(Options {
-        first: a.first,
-        max_belts: a.max_belts,
-        timeout,
-        dump_calls: a.dump_calls.clone(),
-        ..loop_flags
-    })
+    let opts = &mut settings.opts;
+    opts.first = a.first;
+    opts.max_cost = a.max_belts;
+    opts.timeout = timeout;
+    opts.dump_calls = a.dump_calls.clone();
+    Ok(settings)
 }
 
 pub fn run(a: Args) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
-    let opts = options(&a)?;
-    let report = solve_with_hard_timeout(&level, &opts)?;
+    let settings = settings(&a)?;
+    let report = solve_with_hard_timeout(&level, &settings)?;
     if a.json {
         out_json(&report_json(&report))?;
     } else {
@@ -145,22 +145,50 @@ type Answer = Result<Report, CliError>;
 /// `shared` and sends its answer.
 fn spawn_loop(
     level: &Level,
-    opts: &Options,
+    settings: &Settings,
     shared: &Arc<Mutex<Shared>>,
 ) -> mpsc::Receiver<Answer> {
     let (tx, rx) = mpsc::channel();
-    let (level, opts, shared) = (level.clone(), opts.clone(), shared.clone());
+    let (level, settings, shared) = (level.clone(), settings.clone(), shared.clone());
     std::thread::spawn(move || {
-        let mut progress = |p: &Progress| {
-            if let Ok(mut sh) = shared.lock() {
-                sh.record(p);
+        let trace_layouts = settings.trace_layouts;
+        let mut events = |e: Event<Level>| match e {
+            Event::Progress(p) => {
+                if let Ok(mut sh) = shared.lock() {
+                    sh.record(p);
+                }
             }
+            Event::Trace(line) => note!("{line}"),
+            Event::Rejected {
+                candidate,
+                reason,
+                clause_sizes,
+            } => trace_rejected(candidate, reason, &clause_sizes, trace_layouts),
         };
-        let answer =
-            solve(&level, &opts, &mut progress).map_err(|e| CliError::bad_input(e.to_string()));
+        let answer = freshly_frosted::puzzle::solve(
+            &level,
+            &settings.opts,
+            settings.lazy_counter_from,
+            &mut events,
+        )
+        .map_err(|e| CliError::bad_input(e.to_string()));
         let _ = tx.send(answer);
     });
     rx
+}
+
+/// The trace of a rejected layout: the simulator's reason, the size of the
+/// clauses it became (the counterexample, then a wrong-branch clause), and
+/// the layout itself if asked for.
+fn trace_rejected(layout: &Level, reason: &str, clause_sizes: &[usize], show: bool) {
+    let cells = clause_sizes.first().copied().unwrap_or(0);
+    note!("trace: rejected ({cells} cells): {reason}");
+    for n in clause_sizes.iter().skip(1) {
+        note!("trace: wrong-branch clause ({n} literals)");
+    }
+    if show {
+        note!("{layout}");
+    }
 }
 
 /// After a Ctrl-C, the loop may still answer: its `cmd:` solver got the signal
@@ -211,14 +239,15 @@ fn wait_for_loop(
 /// (varisat): the best verified layout so far is then reported as `solved`.
 /// While one SAT call runs for long, a progress line still comes every
 /// [`PROGRESS_EVERY`], saying how long the call has been running.
-fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliError> {
+fn solve_with_hard_timeout(level: &Level, settings: &Settings) -> Result<Report, CliError> {
+    let opts = &settings.opts;
     let start = Instant::now();
     let shared = Arc::new(Mutex::new(Shared {
         best: None,
         last: None,
         printed: start,
     }));
-    let rx = spawn_loop(level, opts, &shared);
+    let rx = spawn_loop(level, settings, &shared);
     let deadline = opts.timeout.map(|t| start + t + Duration::from_millis(500));
     interrupt::catch();
     let received = wait_for_loop(&rx, deadline, &shared, start);
@@ -232,14 +261,22 @@ fn solve_with_hard_timeout(level: &Level, opts: &Options) -> Result<Report, CliE
     if let Some(answer) = received {
         return answer;
     }
-    let why = if interrupt::interrupted() {
-        "interrupted"
-    } else {
-        "timed out"
+    let stop = match interrupt::interrupted() {
+        true => Stop::Interrupted,
+        false => Stop::TimedOut,
     };
     let (best, last) = shared
         .lock()
         .map(|sh| (sh.best.clone(), sh.last.clone()))
         .unwrap_or_default();
-    Ok(stopped_report(level, opts, start, why, best, last.as_ref()))
+    let solver = opts.solver.name();
+    Ok(stopped_report(
+        level,
+        solver,
+        opts.threads,
+        start,
+        stop,
+        best,
+        last.as_ref(),
+    ))
 }

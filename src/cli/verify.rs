@@ -153,7 +153,7 @@ pub fn verdict_text(level: &Level, layout: &Level, v: &Verdict) -> String {
         None => {
             let sources = level.sources().count();
             let targets = level.targets().count();
-            let belts = crate::cegar::belts(layout.added_belts(level));
+            let belts = freshly_frosted::puzzle::NOUNS.cost(layout.added_belts(level));
             out.push_str(&format!(
                 "solved: every source delivered ({sources}) and every target received ({targets}), with {belts} placed\n",
             ));

@@ -8,7 +8,7 @@
 //! optimum can take minutes: on 09-tropical-rain/11 the calls from 50 belts
 //! down took 40–50 s each. Their answers prove nothing: an UNSAT only says "not
 //! by changing this window alone". So the loop still ends with the call over
-//! the whole board, which is the proof (see [`crate::solve_loop`]).
+//! the whole board, which is the proof (see [`cegar::solve`](mod@cegar::solve)).
 
 use crate::grid::{CellId, Shape};
 

@@ -5,15 +5,9 @@
 //! - [`grid`]: typed directions, cells and donut kinds;
 //! - [`level`] and [`parse`]: the level model and the level format;
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
-//! - [`judge`]: whether a layout solves its level, and why not.
-
-/// `eprintln!` that cannot panic (temporary: the solve loop moves to `cegar`).
-macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
+//! - [`judge`]: whether a layout solves its level, and why not;
+//! - [`encode`]: the SAT encoding, and [`chains`]: the chain bound;
+//! - [`puzzle`]: all of it as a [`cegar::Puzzle`], for the solve loop.
 
 pub mod branch;
 pub mod chains;
@@ -26,4 +20,3 @@ pub mod parse;
 pub mod puzzle;
 pub mod render;
 pub mod sim;
-pub mod solve_loop;

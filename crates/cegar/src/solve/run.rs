@@ -304,7 +304,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// Calls the solver until a proof, the first candidate asked for, or
     /// the deadline.
     pub(super) fn run(&mut self) -> Result<(), String> {
-        while !self.done && !self.deadline.is_some_and(|d| Instant::now() >= d) {
+        while !self.done && self.deadline.is_none_or(|d| Instant::now() < d) {
             let improving = self.neighbourhood.current().is_some();
             match self.ask()? {
                 Answer::Unknown => break,

@@ -94,6 +94,10 @@ fn encode<P: Puzzle>(
     })
 }
 
+/// A backend, what variable elimination removed from its formula, and the
+/// size of its second view.
+type Built = (Box<dyn Backend>, Extension, Option<SecondView>);
+
 /// The backend: one solver, or a race whose copies after the first hold
 /// the second view simplified by variable elimination.
 fn backend<P: Puzzle>(
@@ -102,7 +106,7 @@ fn backend<P: Puzzle>(
     f: &Formula,
     vars: &BasicVarManager,
     trace: &mut Vec<String>,
-) -> Result<(Box<dyn Backend>, Extension, Option<SecondView>), String> {
+) -> Result<Built, String> {
     if opts.threads <= 1 {
         return Ok((opts.solver.build()?, Extension::default(), None));
     }

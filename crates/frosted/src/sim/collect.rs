@@ -21,6 +21,9 @@ pub(super) struct Move {
 }
 
 impl Simulator {
+    /// Adds the move of `donut` from `from` towards `dir`, ranked `rank` at a
+    /// merge; fails if the move leaves the grid or enters a cell that cannot be
+    /// entered moving `dir`.
     fn push_move(
         &mut self,
         from: CellId,

@@ -138,96 +138,143 @@ impl<'a> Walker<'a> {
 /// literal of the splitter instead of its belts, and the cells beside `B` are
 /// judged as if `P` could be anywhere.
 pub fn wrong_branch(level: &Level, layout: &Level, prefix_free: bool) -> Option<WrongBranch> {
-    let shape = layout.shape;
-    let mut sources = shape.cells().filter(|&c| layout.tile(c).is_source());
-    let (src, None) = (sources.next()?, sources.next()) else {
-        return None;
-    };
-    let Tile::Source(sd) = layout.tile(src) else {
-        return None;
-    };
+    let (src, sd) = lone_plain_source(layout)?;
     let w = Walker::new(layout);
-    let free = |c: CellId| level.tile(c) == Tile::Empty;
-
-    // P: from the source to the first splitter, in lockstep (no crossover, no
-    // cell twice).
-    let mut on_p = vec![false; shape.len()];
-    let mut p_cells = Vec::new();
-    let mut c = w.next(src, sd)?;
-    let mut k = w.topped(c, Kind::PLAIN)?;
-    let (z, f) = loop {
-        if std::mem::replace(&mut on_p[c.index()], true) {
-            return None;
-        }
-        p_cells.push(c);
-        match w.step(c, k) {
-            Step::Move(d) => {
-                c = w.next(c, d)?;
-                k = w.topped(c, k)?;
-            }
-            Step::Split(f) => break (c, f),
-            _ => return None,
-        }
-    };
-    // No bumper may move a donut off the splitter.
-    if w.bumpers[z.index()].iter().any(Option::is_some) {
-        return None;
-    }
-    let left = shape.step(z, f.turn_left())?;
-    let right = shape.step(z, f.turn_right())?;
-    if on_p[left.index()] || on_p[right.index()] {
-        return None;
-    }
-    let kz = k;
-    // The encoding's `pre` stops on cells a bumper acts on and on exit cells
-    // of splitters: only a prefix that meets none is named through it.
-    let exit_cells: Vec<CellId> = shape
-        .cells()
-        .filter_map(|c| match layout.tile(c) {
-            Tile::Splitter(g) => Some([g.turn_left(), g.turn_right()].map(|d| shape.step(c, d))),
-            _ => None,
-        })
-        .flatten()
-        .flatten()
-        .collect();
-    let plain_prefix = prefix_free
-        && p_cells
-            .iter()
-            .all(|c| w.bumpers[c.index()].iter().all(Option::is_none) && !exit_cells.contains(c));
-    let none = vec![false; shape.len()];
+    let p = Prefix::walk(&w, src, sd)?;
+    let plain_prefix = prefix_free && p.meets_no_bumper_or_exit(&w);
+    let none = vec![false; layout.shape.len()];
     let (guard_p, prefix): (&[bool], &[CellId]) = if plain_prefix {
         (&none, &[])
     } else {
-        (&on_p, &p_cells)
+        (&p.on_p, &p.cells)
     };
     for right_exit in [false, true] {
-        if let Some(b) = walk_branch(level, &w, guard_p, z, f, kz, right_exit) {
-            if plain_prefix && b.walked.iter().any(|(c, _)| on_p[c.index()]) {
+        if let Some(b) = walk_branch(level, &w, guard_p, p.splitter, p.facing, p.kind, right_exit) {
+            if plain_prefix && b.walked.iter().any(|(c, _)| p.on_p[c.index()]) {
                 continue;
             }
-            let mut fixed: Vec<(CellId, Dir)> = prefix
-                .iter()
-                .chain(b.walked.iter().map(|(c, _)| c))
-                .filter(|&&c| free(c))
-                .filter_map(|&c| match layout.tile(c) {
-                    Tile::Belt(d) => Some((c, d)),
-                    _ => None,
-                })
-                .collect();
-            fixed.sort();
+            let walked = b.walked.iter().map(|(c, _)| c);
+            let fixed = fixed_belts(level, layout, prefix.iter().chain(walked));
             return Some(WrongBranch {
                 fixed,
                 entries: b.entries,
                 right: right_exit,
                 target: b.target,
                 kind: b.kind,
-                splitter: z,
-                splitter_kind: kz,
+                splitter: p.splitter,
+                splitter_kind: p.kind,
                 plain_prefix,
             });
         }
     }
     None
+}
+
+/// The layout's one source and its facing, if it has exactly one source and
+/// that is a plain one.
+fn lone_plain_source(layout: &Level) -> Option<(CellId, Dir)> {
+    let mut sources = layout.shape.cells().filter(|&c| layout.tile(c).is_source());
+    let (src, None) = (sources.next()?, sources.next()) else {
+        return None;
+    };
+    match layout.tile(src) {
+        Tile::Source(sd) => Some((src, sd)),
+        _ => None,
+    }
+}
+
+/// `P`: the source's path to the first splitter.
+struct Prefix {
+    /// Per cell: on `P`.
+    on_p: Vec<bool>,
+    /// The cells of `P`, in order.
+    cells: Vec<CellId>,
+    /// The splitter, its facing, and the kind its donuts have there.
+    splitter: CellId,
+    facing: Dir,
+    kind: Kind,
+}
+
+impl Prefix {
+    /// Walks from the source at `src` (facing `sd`) to the first splitter, in
+    /// lockstep (no crossover, no cell twice); `None` unless the splitter's
+    /// donuts surely leave it by its exits, onto cells off `P`.
+    fn walk(w: &Walker, src: CellId, sd: Dir) -> Option<Prefix> {
+        let shape = w.layout.shape;
+        let mut on_p = vec![false; shape.len()];
+        let mut cells = Vec::new();
+        let mut c = w.next(src, sd)?;
+        let mut k = w.topped(c, Kind::PLAIN)?;
+        let (z, f) = loop {
+            if std::mem::replace(&mut on_p[c.index()], true) {
+                return None;
+            }
+            cells.push(c);
+            match w.step(c, k) {
+                Step::Move(d) => {
+                    c = w.next(c, d)?;
+                    k = w.topped(c, k)?;
+                }
+                Step::Split(f) => break (c, f),
+                _ => return None,
+            }
+        };
+        // No bumper may move a donut off the splitter.
+        if w.bumpers[z.index()].iter().any(Option::is_some) {
+            return None;
+        }
+        let left = shape.step(z, f.turn_left())?;
+        let right = shape.step(z, f.turn_right())?;
+        if on_p[left.index()] || on_p[right.index()] {
+            return None;
+        }
+        Some(Prefix {
+            on_p,
+            cells,
+            splitter: z,
+            facing: f,
+            kind: k,
+        })
+    }
+
+    /// Whether `P` meets no cell a bumper acts on and no exit cell of a
+    /// splitter: the encoding's `pre` stops on those, so only a prefix that
+    /// meets none is named through it.
+    fn meets_no_bumper_or_exit(&self, w: &Walker) -> bool {
+        let shape = w.layout.shape;
+        let exit_cells: Vec<CellId> = shape
+            .cells()
+            .filter_map(|c| match w.layout.tile(c) {
+                Tile::Splitter(g) => {
+                    Some([g.turn_left(), g.turn_right()].map(|d| shape.step(c, d)))
+                }
+                _ => None,
+            })
+            .flatten()
+            .flatten()
+            .collect();
+        self.cells
+            .iter()
+            .all(|c| w.bumpers[c.index()].iter().all(Option::is_none) && !exit_cells.contains(c))
+    }
+}
+
+/// The `.` cells of `level` among `cells`, each with its belt in `layout`,
+/// sorted.
+fn fixed_belts<'c>(
+    level: &Level,
+    layout: &Level,
+    cells: impl Iterator<Item = &'c CellId>,
+) -> Vec<(CellId, Dir)> {
+    let mut fixed: Vec<(CellId, Dir)> = cells
+        .filter(|&&c| level.tile(c) == Tile::Empty)
+        .filter_map(|&c| match layout.tile(c) {
+            Tile::Belt(d) => Some((c, d)),
+            _ => None,
+        })
+        .collect();
+    fixed.sort();
+    fixed
 }
 
 struct Branch {
@@ -277,21 +324,41 @@ fn walk_branch(
     if w.bumpers[target.index()].iter().any(Option::is_some) {
         return None;
     }
-    // Every way onto a cell of B other than from its predecessor.
+    let fixed = |n: CellId| level.tile(n) != Tile::Empty || on_b[n.index()] || on_p[n.index()];
+    let entries = entries_onto(w, &walked, fixed, z, target)?;
+    Some(Branch {
+        walked,
+        entries,
+        target,
+        kind: k,
+    })
+}
+
+/// Every way onto a cell of `B` (`walked`) other than from its predecessor:
+/// `None` if a fixed cell (`fixed`), the splitter `z`'s other exit, or the
+/// layout itself could send a donut onto `B`; else the `.` cells beside `B`
+/// with the choices that would let a donut in.
+fn entries_onto(
+    w: &Walker,
+    walked: &[(CellId, CellId)],
+    fixed: impl Fn(CellId) -> bool,
+    z: CellId,
+    target: CellId,
+) -> Option<Vec<(CellId, Option<Dir>)>> {
+    let shape = w.layout.shape;
     let mut entries = Vec::new();
-    for &(b, pred) in &walked {
+    for &(b, pred) in walked {
         for d in Dir::ALL {
             let Some(n) = shape.step(b, d) else { continue };
             if n == pred || n == target {
                 continue;
             }
             let towards = d.opposite();
-            let fixed = level.tile(n) != Tile::Empty || on_b[n.index()] || on_p[n.index()];
             if n == z {
                 // The splitter's other exit.
                 return None;
             }
-            if fixed {
+            if fixed(n) {
                 if w.could_send(n, towards) {
                     return None;
                 }
@@ -315,12 +382,7 @@ fn walk_branch(
     }
     entries.sort();
     entries.dedup();
-    Some(Branch {
-        walked,
-        entries,
-        target,
-        kind: k,
-    })
+    Some(entries)
 }
 
 #[cfg(test)]

@@ -175,119 +175,140 @@ pub fn parse(text: &str) -> Result<Level, ParseError> {
     // A UTF-8 byte-order mark (some Windows editors write one) is not part of
     // the first line: columns are counted as an editor shows them.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines = Lines(text.lines().collect());
     let mut flags = Flags::default();
-    let mut tiles = Vec::new();
-    let mut width = None;
-    let mut height = 0;
-    // Where each teleporter token is, for the channel checks at the end.
-    let mut tele: Vec<(Channel, bool, Span, usize)> = Vec::new();
-    let lines: Vec<&str> = text.lines().collect();
-    let err = |kind, line: usize, col, len| ParseError {
-        kind,
-        span: Span { line, col, len },
-        line_text: lines.get(line).copied().unwrap_or("").to_string(),
-    };
-
-    for (ln, raw) in lines.iter().enumerate() {
-        // `lines()` ends lines at LF and CR LF; a lone CR would be whitespace
-        // and join two rows into one without a word.
-        if let Some(b) = raw.find('\r') {
-            return Err(err(
-                ErrorKind::LoneCarriageReturn,
-                ln,
-                raw[..b].chars().count(),
-                1,
-            ));
-        }
+    let mut grid = Grid::default();
+    for (ln, raw) in lines.0.iter().enumerate() {
+        reject_lone_carriage_return(raw).map_err(|(kind, span)| lines.error(kind, ln, span))?;
         let toks = tokens(raw);
         let Some(first) = toks.first() else { continue };
         if first.text.starts_with(':') {
-            parse_flag(&toks, &mut flags).map_err(|(k, t)| {
-                let t: &Token = t.unwrap_or(first);
-                err(k, ln, t.col, t.text.chars().count())
-            })?;
+            parse_flag(&toks, &mut flags)
+                .map_err(|(k, t)| lines.error(k, ln, token_span(t.unwrap_or(first))))?;
             continue;
         }
-        match width {
-            None => width = Some(toks.len()),
-            Some(w) if w != toks.len() => {
-                let (col, len) = match toks.get(w) {
-                    Some(t) => (t.col, t.text.chars().count()),
-                    None => (raw.chars().count(), 1),
-                };
-                return Err(err(
-                    ErrorKind::Ragged {
-                        expected: w,
-                        found: toks.len(),
-                    },
-                    ln,
-                    col,
-                    len,
-                ));
-            }
-            Some(_) => {}
-        }
-        for t in &toks {
-            let span = Span {
-                line: ln,
-                col: t.col,
-                len: t.text.chars().count(),
-            };
-            let tile = parse_token(t.text).map_err(|k| err(k, ln, t.col, span.len))?;
-            match tile {
-                Tile::TeleIn(c) => tele.push((c, true, span, tiles.len())),
-                Tile::TeleOut(c, _) => tele.push((c, false, span, tiles.len())),
-                _ => {}
-            }
-            tiles.push(tile);
-        }
-        height += 1;
+        grid.read_row(raw, &toks, ln)
+            .map_err(|(kind, span)| lines.error(kind, ln, span))?;
     }
-    let Some(width) = width else {
-        let last = lines.len().saturating_sub(1);
+    let Some(width) = grid.width else {
+        let last = lines.0.len().saturating_sub(1);
         let kind = if text.trim().is_empty() {
             ErrorKind::EmptyFile
         } else {
             ErrorKind::EmptyGrid
         };
-        return Err(err(kind, last, 0, 1));
+        return Err(lines.error(kind, last, (0, 1)));
     };
+    check_teleporter_channels(&grid.tele)
+        .map_err(|(kind, s)| lines.error(kind, s.line, (s.col, s.len)))?;
+    Ok(Level {
+        shape: Shape {
+            width,
+            height: grid.height,
+        },
+        tiles: grid.tiles,
+        flags,
+    })
+}
+
+/// The lines of the text parsed, for the error messages.
+struct Lines<'t>(Vec<&'t str>);
+
+impl Lines<'_> {
+    /// An error of `kind` on line `line` at `(col, len)`, with the line's text.
+    fn error(&self, kind: ErrorKind, line: usize, (col, len): (usize, usize)) -> ParseError {
+        ParseError {
+            kind,
+            span: Span { line, col, len },
+            line_text: self.0.get(line).copied().unwrap_or("").to_string(),
+        }
+    }
+}
+
+/// An error's column and length on its line.
+type LineError = (ErrorKind, (usize, usize));
+
+/// The column and length of a token.
+fn token_span(t: &Token) -> (usize, usize) {
+    (t.col, t.text.chars().count())
+}
+
+/// `lines()` ends lines at LF and CR LF; a lone CR would be whitespace and
+/// join two rows into one without a word.
+fn reject_lone_carriage_return(raw: &str) -> Result<(), LineError> {
+    match raw.find('\r') {
+        Some(b) => Err((ErrorKind::LoneCarriageReturn, (raw[..b].chars().count(), 1))),
+        None => Ok(()),
+    }
+}
+
+/// The grid rows read so far.
+#[derive(Default)]
+struct Grid {
+    tiles: Vec<Tile>,
+    /// The tokens of the first row.
+    width: Option<usize>,
+    height: usize,
+    /// Where each teleporter token is, for the channel checks at the end:
+    /// its channel, whether it is an in, its span and its tile index.
+    tele: Vec<(Channel, bool, Span, usize)>,
+}
+
+impl Grid {
+    /// Reads the row `raw` (line `ln`, split into `toks`), which must be as
+    /// wide as the first row.
+    fn read_row(&mut self, raw: &str, toks: &[Token], ln: usize) -> Result<(), LineError> {
+        match self.width {
+            None => self.width = Some(toks.len()),
+            Some(w) if w != toks.len() => {
+                let at = match toks.get(w) {
+                    Some(t) => token_span(t),
+                    None => (raw.chars().count(), 1),
+                };
+                let found = toks.len();
+                return Err((ErrorKind::Ragged { expected: w, found }, at));
+            }
+            Some(_) => {}
+        }
+        for t in toks {
+            let (col, len) = token_span(t);
+            let span = Span { line: ln, col, len };
+            let tile = parse_token(t.text).map_err(|k| (k, (col, len)))?;
+            match tile {
+                Tile::TeleIn(c) => self.tele.push((c, true, span, self.tiles.len())),
+                Tile::TeleOut(c, _) => self.tele.push((c, false, span, self.tiles.len())),
+                _ => {}
+            }
+            self.tiles.push(tile);
+        }
+        self.height += 1;
+        Ok(())
+    }
+}
+
+/// Each teleporter channel in use has one in and at least one out: else the
+/// error, at the second in, or the lone in or out.
+fn check_teleporter_channels(
+    tele: &[(Channel, bool, Span, usize)],
+) -> Result<(), (ErrorKind, Span)> {
     for ch in [Channel::T, Channel::U] {
         let ins: Vec<_> = tele.iter().filter(|t| t.0 == ch && t.1).collect();
         let outs: Vec<_> = tele.iter().filter(|t| t.0 == ch && !t.1).collect();
-        if ins.len() > 1 {
-            let s = ins[1].2;
-            return Err(err(
-                ErrorKind::DuplicateTeleIn(ch.letter()),
-                s.line,
-                s.col,
-                s.len,
-            ));
-        }
-        if let (Some(i), true) = (ins.first(), outs.is_empty()) {
-            let s = i.2;
-            return Err(err(
-                ErrorKind::TeleInWithoutOut(ch.letter()),
-                s.line,
-                s.col,
-                s.len,
-            ));
-        }
-        if let (Some(o), true) = (outs.first(), ins.is_empty()) {
-            let s = o.2;
-            return Err(err(
-                ErrorKind::TeleOutWithoutIn(ch.letter()),
-                s.line,
-                s.col,
-                s.len,
-            ));
+        let c = ch.letter();
+        let problem = if ins.len() > 1 {
+            Some((ErrorKind::DuplicateTeleIn(c), ins[1]))
+        } else if let (Some(i), true) = (ins.first(), outs.is_empty()) {
+            Some((ErrorKind::TeleInWithoutOut(c), *i))
+        } else if let (Some(o), true) = (outs.first(), ins.is_empty()) {
+            Some((ErrorKind::TeleOutWithoutIn(c), *o))
+        } else {
+            None
+        };
+        if let Some((kind, at)) = problem {
+            return Err((kind, at.2));
         }
     }
-    Ok(Level {
-        shape: Shape { width, height },
-        tiles,
-        flags,
-    })
+    Ok(())
 }
 
 type FlagError<'t, 'a> = (ErrorKind, Option<&'t Token<'a>>);

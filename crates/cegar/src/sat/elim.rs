@@ -177,14 +177,7 @@ fn resolve(a: &[Lit], b: &[Lit], v: Lit) -> Option<Vec<Lit>> {
 /// needed to extend their models.
 pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Clause>, Extension) {
     let n = n_vars as usize;
-    let mut db = Db {
-        clauses: Vec::with_capacity(clauses.len()),
-        live: Vec::with_capacity(clauses.len()),
-        occ: vec![Vec::new(); 2 * n],
-        value: vec![None; n],
-        units: Vec::new(),
-        conflict: false,
-    };
+    let mut db = Db::new(n, clauses.len());
     let mut ext = Extension {
         removed: vec![false; n],
         ..Extension::default()
@@ -210,48 +203,9 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
         if ext.removed[v] || db.value[v].is_some() {
             continue;
         }
-        let pos_lit = Lit::new(v as u32, false);
-        let pos = db.occurrences(pos_lit);
-        let neg = db.occurrences(!pos_lit);
-        if pos.is_empty() && neg.is_empty() {
+        let Some(touched) = db.eliminate_var(v, &mut ext, &mut queue) else {
             continue;
-        }
-        if pos.len() * neg.len() > MAX_PRODUCT {
-            continue;
-        }
-        // All non-tautological resolvents, if no more than the clauses removed.
-        let mut resolvents = Vec::new();
-        let mut ok = true;
-        'outer: for &a in &pos {
-            for &b in &neg {
-                if let Some(r) = resolve(&db.clauses[a], &db.clauses[b], pos_lit) {
-                    if r.len() > MAX_RESOLVENT || resolvents.len() >= pos.len() + neg.len() {
-                        ok = false;
-                        break 'outer;
-                    }
-                    resolvents.push(r);
-                }
-            }
-        }
-        if !ok {
-            continue;
-        }
-        ext.eliminated += 1;
-        ext.removed[v] = true;
-        let mut touched = Vec::new();
-        for (&id, pivot) in pos
-            .iter()
-            .map(|id| (id, pos_lit))
-            .chain(neg.iter().map(|id| (id, !pos_lit)))
-        {
-            db.live[id] = false;
-            touched.extend(db.clauses[id].iter().map(|l| l.var().idx()));
-            ext.stack.push((pivot, db.clauses[id].clone()));
-        }
-        for r in resolvents {
-            db.add(r, &mut queue);
-        }
-        db.propagate(&mut queue);
+        };
         if db.conflict {
             return (vec![Clause::new()], ext);
         }
@@ -262,13 +216,94 @@ pub fn eliminate(clauses: &[Clause], n_vars: u32, frozen: &[bool]) -> (Vec<Claus
             }
         }
     }
-    let mut out: Vec<Clause> = db.units.iter().map(|&u| Clause::from([u])).collect();
-    for (id, c) in db.clauses.iter().enumerate() {
-        if db.live[id] {
-            out.push(c.iter().copied().collect());
+    (db.simplified(), ext)
+}
+
+impl Db {
+    /// An empty formula over `n` variables, with room for `clauses` clauses.
+    fn new(n: usize, clauses: usize) -> Db {
+        Db {
+            clauses: Vec::with_capacity(clauses),
+            live: Vec::with_capacity(clauses),
+            occ: vec![Vec::new(); 2 * n],
+            value: vec![None; n],
+            units: Vec::new(),
+            conflict: false,
         }
     }
-    (out, ext)
+
+    /// Eliminates variable `v` if that adds no clauses (and no resolvent is
+    /// too long): removes its clauses onto `ext`'s stack, adds the
+    /// resolvents and propagates. Returns the variables of the removed
+    /// clauses, to try again; `None` if `v` stays.
+    fn eliminate_var(
+        &mut self,
+        v: usize,
+        ext: &mut Extension,
+        queue: &mut Vec<Lit>,
+    ) -> Option<Vec<usize>> {
+        let pos_lit = Lit::new(v as u32, false);
+        let pos = self.occurrences(pos_lit);
+        let neg = self.occurrences(!pos_lit);
+        if pos.is_empty() && neg.is_empty() {
+            return None;
+        }
+        if pos.len() * neg.len() > MAX_PRODUCT {
+            return None;
+        }
+        let resolvents = self.resolvents_if_no_more(&pos, &neg, pos_lit)?;
+        ext.eliminated += 1;
+        ext.removed[v] = true;
+        let mut touched = Vec::new();
+        for (&id, pivot) in pos
+            .iter()
+            .map(|id| (id, pos_lit))
+            .chain(neg.iter().map(|id| (id, !pos_lit)))
+        {
+            self.live[id] = false;
+            touched.extend(self.clauses[id].iter().map(|l| l.var().idx()));
+            ext.stack.push((pivot, self.clauses[id].clone()));
+        }
+        for r in resolvents {
+            self.add(r, queue);
+        }
+        self.propagate(queue);
+        Some(touched)
+    }
+
+    /// All non-tautological resolvents on `pos_lit` of the clauses `pos` (with
+    /// it) and `neg` (with its negation), if they are no more than the
+    /// clauses they replace and none is longer than [`MAX_RESOLVENT`].
+    fn resolvents_if_no_more(
+        &self,
+        pos: &[usize],
+        neg: &[usize],
+        pos_lit: Lit,
+    ) -> Option<Vec<Vec<Lit>>> {
+        let mut resolvents = Vec::new();
+        for &a in pos {
+            for &b in neg {
+                if let Some(r) = resolve(&self.clauses[a], &self.clauses[b], pos_lit) {
+                    if r.len() > MAX_RESOLVENT || resolvents.len() >= pos.len() + neg.len() {
+                        return None;
+                    }
+                    resolvents.push(r);
+                }
+            }
+        }
+        Some(resolvents)
+    }
+
+    /// The simplified formula: the units found, then the live clauses.
+    fn simplified(&self) -> Vec<Clause> {
+        let mut out: Vec<Clause> = self.units.iter().map(|&u| Clause::from([u])).collect();
+        for (id, c) in self.clauses.iter().enumerate() {
+            if self.live[id] {
+                out.push(c.iter().copied().collect());
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

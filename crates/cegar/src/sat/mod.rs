@@ -40,6 +40,9 @@ pub enum Answer {
     Unknown,
 }
 
+/// What a solver call gives: its answer, or why the backend could not give one.
+pub type Solved = Result<Answer, String>;
+
 /// An incremental SAT solver: clauses are added once and kept; each call may add
 /// assumptions that hold for that call only.
 pub trait Backend {
@@ -47,12 +50,7 @@ pub trait Backend {
     /// Solves under `assumptions`. `n_vars` is the number of variables in use (the
     /// model returned covers at least those). Stops with `Unknown` at `deadline`
     /// or at [`stop_all`] if the backend can be interrupted.
-    fn solve(
-        &mut self,
-        assumptions: &[Lit],
-        n_vars: u32,
-        deadline: Option<Instant>,
-    ) -> Result<Answer, String>;
+    fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved;
 
     /// After an [`Answer::Unsat`]: assumptions of that call which together
     /// are already unsatisfiable with the clauses (a failed core), when the
@@ -125,12 +123,7 @@ impl Backend for VarisatBackend {
         self.solver.add_clause(&self.buf);
     }
 
-    fn solve(
-        &mut self,
-        assumptions: &[Lit],
-        n_vars: u32,
-        _: Option<Instant>,
-    ) -> Result<Answer, String> {
+    fn solve(&mut self, assumptions: &[Lit], n_vars: u32, _: Option<Instant>) -> Solved {
         let a: Vec<varisat::Lit> = assumptions.iter().map(|l| to_varisat(*l)).collect();
         self.solver.assume(&a);
         match self.solver.solve() {
@@ -166,7 +159,7 @@ fn cadical_backend() -> Result<Box<dyn Backend>, String> {
 
 #[cfg(feature = "cadical")]
 mod cadical {
-    use super::{Answer, Backend};
+    use super::{Answer, Backend, Solved};
     use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
     use rustsat::types::{Clause, Lit, TernaryVal, Var};
     use rustsat_cadical::CaDiCaL;
@@ -183,12 +176,7 @@ mod cadical {
             let _ = self.solver.add_clause_ref(clause);
         }
 
-        fn solve(
-            &mut self,
-            assumptions: &[Lit],
-            n_vars: u32,
-            deadline: Option<Instant>,
-        ) -> Result<Answer, String> {
+        fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {
             self.solver.attach_terminator(move || {
                 if super::must_stop(deadline) {
                     ControlSignal::Terminate
@@ -350,12 +338,7 @@ impl Backend for CommandBackend {
         self.clauses.push(clause.clone());
     }
 
-    fn solve(
-        &mut self,
-        assumptions: &[Lit],
-        n_vars: u32,
-        deadline: Option<Instant>,
-    ) -> Result<Answer, String> {
+    fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())

@@ -24,7 +24,7 @@
 //! variables of the first member's formula before it returns them.
 
 use super::elim::Extension;
-use super::{Answer, Backend, SolverChoice};
+use super::{Answer, Backend, Solved, SolverChoice};
 use crate::xorshift::XorShift;
 use rustsat::types::{Clause, Lit};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -44,7 +44,7 @@ struct Job {
 struct Done {
     member: usize,
     call: u64,
-    answer: Result<Answer, String>,
+    answer: Solved,
     core: Option<Vec<Lit>>,
 }
 
@@ -236,12 +236,7 @@ impl Backend for Race {
         self.log.push(clause.clone());
     }
 
-    fn solve(
-        &mut self,
-        assumptions: &[Lit],
-        n_vars: u32,
-        deadline: Option<Instant>,
-    ) -> Result<Answer, String> {
+    fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {
         self.call += 1;
         self.core = None;
         let call = self.call;

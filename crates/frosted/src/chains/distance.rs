@@ -1,0 +1,102 @@
+//! Shortest paths on the chain view: moves between free cells and points,
+//! around up to two excluded cells, measured once and cached, and the
+//! cheapest way through a merge.
+
+use super::{ChainBound, End, Excl, INF};
+use std::rc::Rc;
+
+impl ChainBound {
+    /// The number of free cells (the first points).
+    pub(super) fn n(&self) -> usize {
+        self.free.len()
+    }
+
+    /// The point index of a splitter's or a target's entry.
+    pub(super) fn end_point(&self, e: End) -> usize {
+        match e {
+            End::Splitter(z) => self.n() + z,
+            End::Target(t) => self.n() + self.splitter_exits.len() + t,
+            End::Open => unreachable!("an open end is no point"),
+        }
+    }
+
+    /// Moves from free cell `a` to every point (free cells, then splitters
+    /// and targets), never through the cells of `excl`; backwards
+    /// (`forward` false): moves from every free cell to point `a`.
+    pub(super) fn dist(&self, a: usize, excl: Excl, forward: bool) -> Rc<Vec<u32>> {
+        if let Some(d) = self.cache.borrow().get(&(a, excl, forward)) {
+            return d.clone();
+        }
+        let n = self.n();
+        self.work.set(self.work.get() + self.back.len() as u64);
+        let blocked = |i: usize| excl.contains(&(i as u32));
+        let mut dist = vec![INF; self.back.len()];
+        let mut queue = std::collections::VecDeque::new();
+        if forward {
+            if !blocked(a) {
+                dist[a] = 0;
+                queue.push_back(a);
+            }
+            while let Some(p) = queue.pop_front() {
+                for q in self.moves[p].iter().flatten().copied() {
+                    if dist[q] == INF && !(q < n && blocked(q)) {
+                        dist[q] = dist[p] + 1;
+                        if q < n {
+                            queue.push_back(q);
+                        }
+                    }
+                }
+            }
+        } else {
+            if !(a < n && blocked(a)) {
+                dist[a] = 0;
+                queue.push_back(a);
+            }
+            while let Some(p) = queue.pop_front() {
+                for &q in &self.back[p] {
+                    if dist[q] == INF && !blocked(q) {
+                        dist[q] = dist[p] + 1;
+                        queue.push_back(q);
+                    }
+                }
+            }
+        }
+        let d = Rc::new(dist);
+        self.cache
+            .borrow_mut()
+            .insert((a, excl, forward), d.clone());
+        d
+    }
+
+    /// Moves from free cell `a` to point `b` avoiding `excl`.
+    pub(super) fn dx(&self, a: usize, b: usize, excl: Excl) -> u32 {
+        self.dist(a, excl, true)[b]
+    }
+
+    /// The least, over free cells `x` outside `excl`, of the moves from `a`
+    /// to `x`, then from `x` to `b` (none if `b` is `None`), plus `plus` and
+    /// the merging chain's own cells up to `x` (`tail[x]`).
+    pub(super) fn via(
+        &self,
+        a: usize,
+        b: Option<usize>,
+        excl: Excl,
+        tail: &[u32],
+        plus: u32,
+    ) -> u32 {
+        self.work.set(self.work.get() + self.n() as u64);
+        let from = self.dist(a, excl, true);
+        let to = b.map(|b| self.dist(b, excl, false));
+        let mut best = INF;
+        for x in 0..self.n() {
+            if tail[x] >= INF || from[x] >= INF || excl.contains(&(x as u32)) {
+                continue;
+            }
+            let rest = to.as_ref().map_or(0, |t| t[x]);
+            if rest < INF {
+                best = best.min(from[x] + rest + plus + tail[x]);
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,184 @@
+//! The chain bound: a lower bound on the belts of every solution, proved
+//! without a SAT solver, for levels with one plain source and no bumpers,
+//! crossovers, preset belts, any-sources or teleporters with several outs.
+//!
+//! On such a board a donut on a belt always goes the belt's way, whatever
+//! its kind, so a layout is a set of *chains*: the source's chain follows the
+//! belts from the source until it reaches a splitter, a target, a cell an
+//! earlier chain owns (it *merges* there), or nothing more (a strand, a loop
+//! into itself, an invalid move: it is *dead*); each splitter that a chain
+//! reaches starts two chains, one at each exit. Chains own disjoint free
+//! cells, every one of which holds a belt, so the belts are at least the sum
+//! of the chains' lengths. A chain's length is at least the length of the
+//! shortest path from its start through the topped cells it owns, in its
+//! order, to its end, and a simple path enters and leaves a topped cell
+//! through two different neighbours. Where another chain merges into it, the
+//! two together are at least a shortest path that passes the merge cell.
+//!
+//! The bound is the least such total over every *topology*: which splitters
+//! are reached, which topped cells each chain owns and in which order, how
+//! each chain ends and where each merge lands, among the topologies whose
+//! donuts could make the level's deliveries (both exits of every splitter
+//! taken, every merge followed). The topology of a real solution is among
+//! them and costs no more than its belts, so no layout with fewer belts than
+//! the bound solves the level. `encodings/README.md` ("The chain bound")
+//! gives the argument in full; `tests/chain_bound.rs` checks it against
+//! brute force and against the known solutions.
+//!
+//! The files: `build` reads a level into the chain view, `distance` measures
+//! the shortest paths a chain can take, `cost` prices one chain, and
+//! `search` walks the topologies.
+
+mod build;
+mod cost;
+mod distance;
+mod search;
+
+use crate::grid::{CellId, Kind};
+use crate::level::Accepts;
+use search::Search;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A distance no path reaches.
+const INF: u32 = u32::MAX / 4;
+
+/// At most this many topped cells: the topologies grow with their
+/// permutations.
+const MAX_WAYPOINTS: usize = 10;
+
+/// Where a donut moving from a cell lands: a free cell, the entry of a
+/// splitter or of a target, or somewhere the rules refuse (off the grid, a
+/// wall, a splitter or target entered the wrong way, a teleporter loop).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Landing {
+    Free(usize),
+    Splitter(usize),
+    Target(usize),
+    Invalid,
+}
+
+/// How a chain ends.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum End {
+    /// In a splitter (its index).
+    Splitter(usize),
+    /// In a target (its index).
+    Target(usize),
+    /// On a cell of another chain, or nowhere (dead).
+    Open,
+}
+
+/// The answer to "can a solution have at most `k` belts?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No: every topology costs more than `k`.
+    Refuted,
+    /// The bound allows it: a topology that makes the deliveries costs
+    /// `cost` ≤ `k`.
+    Allowed { cost: usize },
+    /// The search ran out of its budget of work.
+    OutOfBudget,
+}
+
+/// A topped cell: a free cell that a topper works on.
+#[derive(Clone, Debug)]
+struct Waypoint {
+    cell: usize,
+    kind: Kind,
+    /// Where a belt on it can send a donut (not `Invalid`).
+    succ: Vec<Landing>,
+    /// The free cells from which a belt leads onto it.
+    pred: Vec<usize>,
+}
+
+/// An exclusion set for a path: at most two free cells (`NONE` pads).
+type Excl = [u32; 2];
+const NONE: u32 = u32::MAX;
+
+/// Distances already measured: per (point, exclusion set, forward).
+type DistCache = RefCell<HashMap<(usize, Excl, bool), Rc<Vec<u32>>>>;
+
+/// A level seen as chains, ready to bound.
+pub struct ChainBound {
+    /// Free cells, indexed densely.
+    free: Vec<CellId>,
+    /// Per free cell, the point a belt each way sends a donut to (none for
+    /// a refused move).
+    moves: Vec<[Option<usize>; 4]>,
+    /// Per point (free cells, then splitters, then targets): the free cells
+    /// whose belt can lead there.
+    back: Vec<Vec<usize>>,
+    waypoints: Vec<Waypoint>,
+    /// Per splitter: where its left and right exits send a donut.
+    splitter_exits: Vec<[Landing; 2]>,
+    /// Per target: what it accepts.
+    targets: Vec<Accepts>,
+    /// Where the source's donuts land.
+    start: Landing,
+    /// The kinds `:targets` asks for (each at most once with one source).
+    required: Vec<Kind>,
+    /// Forward (`true`) and backward distances, per point and exclusion set.
+    cache: DistCache,
+    /// Work done so far, in cells looked at (for the budget).
+    work: Cell<u64>,
+}
+
+impl ChainBound {
+    /// Whether a solution can have at most `k` belts, as far as the bound
+    /// sees; `budget` caps the work of the search, in cells looked at (by
+    /// the distances it measures and the merge points it tries) plus one
+    /// per topology and chain cost tried, so that it bounds the time on
+    /// large boards as on small ones.
+    pub fn allows(&self, k: usize, budget: u64) -> Bound {
+        Search::new(self, k, budget).run()
+    }
+
+    /// The work done by every search so far (the unit of the budget).
+    pub fn work(&self) -> u64 {
+        self.work.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse as parse_str;
+
+    fn bound(text: &str) -> ChainBound {
+        ChainBound::new(&parse_str(text).expect("level parses")).expect("the bound applies")
+    }
+
+    #[test]
+    fn a_straight_line_needs_its_cells() {
+        // The first level of the rules: three belts.
+        let cb = bound(".  .  .  .  .\n+> .  .  .  ->\n.  .  .  .  .\n");
+        assert_eq!(cb.allows(2, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(3, 1_000_000), Bound::Allowed { cost: 3 });
+    }
+
+    #[test]
+    fn a_topper_off_the_way_costs_the_detour() {
+        // The frosting topper stands in the way and works on (2, 0): the
+        // way must pass there.
+        let cb = bound(".  .  .  .  .\n+> .  1^ .  ->1\n.  .  .  .  .\n");
+        // (1,1) (1,0) (2,0) (3,0) (3,1): five belts.
+        assert_eq!(cb.allows(4, 1_000_000), Bound::Refuted);
+        assert!(matches!(cb.allows(5, 1_000_000), Bound::Allowed { .. }));
+    }
+
+    #[test]
+    fn levels_outside_the_class_are_named() {
+        let err = |t: &str| ChainBound::new(&parse_str(t).expect("parses")).err();
+        assert_eq!(err("+> *  ->\n").as_deref(), Some("crossovers"));
+        assert_eq!(err("+> >  ->\n").as_deref(), Some("preset belts"));
+        assert_eq!(err("+> .  ->\n+> .  ->\n").as_deref(), Some("2 sources"));
+    }
+
+    #[test]
+    fn the_budget_is_kept() {
+        let cb = bound(".  .  .  .  .\n+> .  1^ .  ->1\n.  .  .  .  .\n");
+        assert_eq!(cb.allows(4, 1), Bound::OutOfBudget);
+    }
+}

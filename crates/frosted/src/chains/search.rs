@@ -1,0 +1,308 @@
+//! The depth-first search over topologies: each chain's waypoints and end,
+//! then where each open chain merges, until one topology under the limit
+//! makes the level's deliveries.
+
+use super::{Bound, ChainBound, End, Landing, INF};
+use crate::grid::Kind;
+
+/// The search ran out of its budget.
+struct OutOfBudget;
+
+/// One chain of a topology.
+#[derive(Clone, Debug)]
+struct Chain {
+    order: Vec<usize>,
+    end: End,
+    cost: u32,
+}
+
+/// The depth-first search over topologies.
+pub(super) struct Search<'a> {
+    cb: &'a ChainBound,
+    /// Looking for a topology that costs less than this.
+    limit: u32,
+    /// The chain bound's work count at which the search gives up.
+    until: u64,
+    /// Where each chain starts (the source's chain first, then two per
+    /// splitter reached, in the order they are reached).
+    starts: Vec<Landing>,
+    chains: Vec<Chain>,
+    /// Per splitter: its exits' chains, once a chain reaches it.
+    children: Vec<Option<[usize; 2]>>,
+    found: Option<u32>,
+}
+
+impl<'a> Search<'a> {
+    /// A search for a topology of `cb` with at most `k` belts, giving up
+    /// once `budget` more work is done.
+    pub(super) fn new(cb: &'a ChainBound, k: usize, budget: u64) -> Search<'a> {
+        Search {
+            cb,
+            limit: u32::try_from(k).unwrap_or(INF).min(INF - 1) + 1,
+            until: cb.work.get().saturating_add(budget),
+            starts: vec![cb.start],
+            chains: Vec::new(),
+            children: vec![None; cb.splitter_exits.len()],
+            found: None,
+        }
+    }
+
+    /// Runs the search to its answer.
+    pub(super) fn run(mut self) -> Bound {
+        match self.chain(0, 0) {
+            Err(OutOfBudget) => Bound::OutOfBudget,
+            Ok(()) => match self.found {
+                Some(cost) => Bound::Allowed {
+                    cost: cost as usize,
+                },
+                None => Bound::Refuted,
+            },
+        }
+    }
+
+    /// Counts one unit of work; fails once the budget is spent.
+    fn step(&mut self) -> Result<(), OutOfBudget> {
+        let work = &self.cb.work;
+        work.set(work.get() + 1);
+        if work.get() > self.until {
+            Err(OutOfBudget)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Chooses chain `i`'s waypoints and end, then the next chain's; at
+    /// the last chain, where each open chain merges. Stops at the first
+    /// topology under the limit that makes the deliveries.
+    fn chain(&mut self, i: usize, cost: u32) -> Result<(), OutOfBudget> {
+        if self.found.is_some() {
+            return Ok(());
+        }
+        if i == self.starts.len() {
+            return self.merges(cost);
+        }
+        let used: Vec<bool> = {
+            let mut u = vec![false; self.cb.waypoints.len()];
+            for c in &self.chains {
+                for &w in &c.order {
+                    u[w] = true;
+                }
+            }
+            u
+        };
+        let mut options = Vec::new();
+        match self.starts[i] {
+            Landing::Invalid => options.push(Chain {
+                order: Vec::new(),
+                end: End::Open,
+                cost: 0,
+            }),
+            Landing::Splitter(z) => options.push(Chain {
+                order: Vec::new(),
+                end: End::Splitter(z),
+                cost: 0,
+            }),
+            Landing::Target(t) => options.push(Chain {
+                order: Vec::new(),
+                end: End::Target(t),
+                cost: 0,
+            }),
+            Landing::Free(s) => {
+                let mut order = Vec::new();
+                self.orders(s, &used, &mut order, cost, &mut options)?;
+            }
+        }
+        options.sort_by_key(|c| c.cost);
+        for ch in options {
+            if cost + ch.cost >= self.limit {
+                break;
+            }
+            let opened = match ch.end {
+                End::Splitter(z) if self.children[z].is_none() => {
+                    let k = self.starts.len();
+                    self.children[z] = Some([k, k + 1]);
+                    self.starts.extend(self.cb.splitter_exits[z]);
+                    Some(z)
+                }
+                _ => None,
+            };
+            let c = ch.cost;
+            self.chains.push(ch);
+            self.chain(i + 1, cost + c)?;
+            self.chains.pop();
+            if let Some(z) = opened {
+                self.children[z] = None;
+                self.starts.truncate(self.starts.len() - 2);
+            }
+            if self.found.is_some() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Every waypoint order (extending `order`) and end for a chain from
+    /// free cell `s` that fits under the limit.
+    fn orders(
+        &mut self,
+        s: usize,
+        used: &[bool],
+        order: &mut Vec<usize>,
+        cost: u32,
+        out: &mut Vec<Chain>,
+    ) -> Result<(), OutOfBudget> {
+        let cb = self.cb;
+        let mut ends = vec![End::Open];
+        ends.extend((0..cb.splitter_exits.len()).map(End::Splitter));
+        ends.extend((0..cb.targets.len()).map(End::Target));
+        for end in ends {
+            self.step()?;
+            let c = cb.chain_cost(s, order, end, &[]);
+            if cost + c < self.limit {
+                out.push(Chain {
+                    order: order.clone(),
+                    end,
+                    cost: c,
+                });
+            }
+            // Any longer order costs at least the open end of this one.
+            if end == End::Open && !order.is_empty() && cost + c >= self.limit {
+                return Ok(());
+            }
+        }
+        for w in 0..cb.waypoints.len() {
+            if used[w] || order.contains(&w) {
+                continue;
+            }
+            order.push(w);
+            self.orders(s, used, order, cost, out)?;
+            order.pop();
+        }
+        Ok(())
+    }
+
+    /// Chooses where each open chain goes (into a segment of another
+    /// chain, or nowhere), recomputing the costs of the chains merged into.
+    fn merges(&mut self, cost: u32) -> Result<(), OutOfBudget> {
+        let open: Vec<usize> = (0..self.chains.len())
+            .filter(|&i| {
+                self.chains[i].end == End::Open && matches!(self.starts[i], Landing::Free(_))
+            })
+            .collect();
+        let tails: Vec<Vec<u32>> = open
+            .iter()
+            .map(|&i| self.cb.tail(self.starts[i], &self.chains[i].order))
+            .collect();
+        let mut into: Vec<Option<(usize, usize)>> = vec![None; self.chains.len()];
+        let costs: Vec<u32> = self.chains.iter().map(|c| c.cost).collect();
+        self.place(&open, &tails, 0, &mut into, costs, cost)
+    }
+
+    fn place(
+        &mut self,
+        open: &[usize],
+        tails: &[Vec<u32>],
+        k: usize,
+        into: &mut Vec<Option<(usize, usize)>>,
+        costs: Vec<u32>,
+        cost: u32,
+    ) -> Result<(), OutOfBudget> {
+        if cost >= self.limit || self.found.is_some() {
+            return Ok(());
+        }
+        self.step()?;
+        if k == open.len() {
+            if self.delivers(into) {
+                self.found = Some(cost);
+            }
+            return Ok(());
+        }
+        let i = open[k];
+        // Dead: goes nowhere.
+        into[i] = None;
+        self.place(open, tails, k + 1, into, costs.clone(), cost)?;
+        for j in 0..self.chains.len() {
+            let Landing::Free(sj) = self.starts[j] else {
+                continue;
+            };
+            if j == i {
+                continue;
+            }
+            for a in 0..=self.chains[j].order.len() {
+                into[i] = Some((j, a));
+                // The tails merging into each segment of chain j.
+                let mut segs: Vec<Vec<&[u32]>> = vec![Vec::new(); self.chains[j].order.len() + 1];
+                for (kk, &o) in open[..=k].iter().enumerate() {
+                    if let Some((jj, aa)) = into[o] {
+                        if jj == j {
+                            segs[aa].push(&tails[kk]);
+                        }
+                    }
+                }
+                self.step()?;
+                let cj = self
+                    .cb
+                    .chain_cost(sj, &self.chains[j].order, self.chains[j].end, &segs);
+                if cj >= INF {
+                    continue;
+                }
+                let mut next = costs.clone();
+                next[j] = cj;
+                let total = cost - costs[j] + cj;
+                self.place(open, tails, k + 1, into, next, total)?;
+                if self.found.is_some() {
+                    return Ok(());
+                }
+            }
+        }
+        into[i] = None;
+        Ok(())
+    }
+
+    /// Whether the topology, with both exits of every splitter taken and
+    /// every merge followed, brings each target an accepted donut and
+    /// brings every kind `:targets` asks for.
+    fn delivers(&self, into: &[Option<(usize, usize)>]) -> bool {
+        let cb = self.cb;
+        let w = cb.waypoints.len() + 1;
+        let idx = |i: usize, a: usize, k: Kind| (i * w + a) * Kind::COUNT + k.index();
+        let mut seen = vec![false; self.chains.len() * w * Kind::COUNT];
+        let mut stack = vec![(0usize, 0usize, Kind::PLAIN)];
+        let mut got = vec![false; cb.targets.len()];
+        let mut kinds = [false; Kind::COUNT];
+        while let Some((i, a, k)) = stack.pop() {
+            if std::mem::replace(&mut seen[idx(i, a, k)], true) {
+                continue;
+            }
+            let ch = &self.chains[i];
+            if let Some(&wp) = ch.order.get(a) {
+                let top = cb.waypoints[wp].kind;
+                let k2 = if top.prev() == Some(k) { top } else { k };
+                stack.push((i, a + 1, k2));
+                continue;
+            }
+            match ch.end {
+                End::Target(t) => {
+                    if cb.targets[t].accepts(k) {
+                        got[t] = true;
+                        kinds[k.index()] = true;
+                    }
+                }
+                End::Splitter(z) => {
+                    if let Some([l, r]) = self.children[z] {
+                        stack.push((l, 0, k));
+                        stack.push((r, 0, k));
+                    }
+                }
+                End::Open => {
+                    if let Some((j, a2)) = into[i] {
+                        stack.push((j, a2, k));
+                    }
+                }
+            }
+        }
+        got.iter().all(|&g| g)
+            && kinds.iter().any(|&g| g)
+            && cb.required.iter().all(|k| kinds[k.index()])
+    }
+}

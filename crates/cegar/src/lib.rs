@@ -3,5 +3,6 @@
 //! any grid puzzle can use.
 
 pub mod acyclic;
+pub mod keyed;
 pub mod sat;
 pub mod xorshift;

@@ -278,7 +278,7 @@ struct Loop<'a> {
     /// first copy's formula its start stands in for.
     second: Option<(SecondView, usize)>,
     /// The loop formulas' gate literals (see `Encoding::unfounded`).
-    gates: HashMap<(usize, usize), Lit>,
+    gates: crate::encode::decode::LoopGates,
 }
 
 /// The state of the neighbourhood search (see [`crate::improve`]).
@@ -440,7 +440,10 @@ impl Loop<'_> {
     fn improve_around(&mut self, layout: &Level) {
         let keep = self.improve.as_ref().map_or(0, |im| im.next);
         self.improve = Some(Improve {
-            fixed: (0..self.enc.free.len())
+            fixed: self
+                .enc
+                .free
+                .keys()
                 .map(|i| self.enc.chosen(i, layout))
                 .collect(),
             belt: self
@@ -501,10 +504,11 @@ pub fn solve(
     let deadline = opts.timeout.map(|t| start + t);
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
-    let mut enc = match opts.lazy_counter_from {
-        Some(k) => Encoding::with_lazy_counter_from(level, &mut cnf, &mut vars, k),
-        None => Encoding::new(level, &mut cnf, &mut vars),
+    let eo = crate::encode::EncodeOptions {
+        lazy_counter_from: opts.lazy_counter_from.unwrap_or(1000),
+        ..Default::default()
     };
+    let mut enc = Encoding::new(level, &eo, &mut cnf, &mut vars);
     let mut all: Vec<Clause> = cnf.into_iter().collect();
     let first_vars = vars.n_used();
     let mut other = if opts.threads > 1 && opts.eliminate {
@@ -590,7 +594,7 @@ pub fn solve(
         lp.dump = Some(CallDump::new(dir, lp.enc.variable_comments()));
     }
     if opts.neighbourhoods && !opts.first {
-        lp.windows = windows(level.shape, &lp.enc.free);
+        lp.windows = windows(level.shape, lp.enc.free.as_slice());
     }
     for cl in &all {
         lp.add_encoding(cl);

@@ -278,7 +278,7 @@ struct Loop<'a> {
     /// first copy's formula its start stands in for.
     second: Option<(SecondView, usize)>,
     /// The loop formulas' gate literals (see `Encoding::unfounded`).
-    gates: crate::encode::decode::LoopGates,
+    gates: crate::encode::LoopGates,
 }
 
 /// The state of the neighbourhood search (see [`crate::improve`]).

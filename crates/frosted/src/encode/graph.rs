@@ -225,7 +225,7 @@ impl Encoding {
         let bumper = Dir::ALL
             .into_iter()
             .find(|&d| pushes[p.index()][d.index()] == Some(k));
-        let moves = self.moves(&mut b.infos[n], tile, bumper, p, k, entry, pushes);
+        let moves = self.moves(&mut b.infos[n], tile, bumper, self.nodes[n], pushes);
         let splits = matches!((bumper, tile), (None, Tile::Splitter(_)));
         let again = topper_fn(level, p)(k);
         if again != k {
@@ -260,19 +260,21 @@ impl Encoding {
         }
     }
 
-    /// The moves from a node on `tile` at `p` with kind `k` (a bumper pushes
-    /// first), marking deliveries and wrong deliveries in `info`.
-    #[allow(clippy::too_many_arguments)]
+    /// The moves from `node`, on `tile` (a `bumper` pushes first), marking
+    /// deliveries and wrong deliveries in `info`.
     fn moves(
         &self,
         info: &mut NodeInfo,
         tile: Tile,
         bumper: Option<Dir>,
-        p: CellId,
-        k: Kind,
-        entry: Option<Dir>,
+        node: Node,
         pushes: &[[Option<Kind>; 4]],
     ) -> Vec<Move> {
+        let Node {
+            cell: p,
+            kind: k,
+            entry,
+        } = node;
         let mut moves: Vec<Move> = Vec::new();
         match (bumper, tile) {
             // On a `.` cell the bumper acts only if a belt stands there: a

@@ -28,7 +28,7 @@ pub mod requirements;
 pub mod routes;
 pub mod witness;
 
-pub use decode::Founded;
+pub use decode::{Founded, LoopGates};
 pub use dump::{dimacs, CellFact, Dump};
 pub use graph::{Edge, EdgeId, From, Node};
 pub use grounding::RankClauses;
@@ -194,8 +194,8 @@ impl<C: CollectClauses> CollectClauses for Counted<'_, C> {
     {
         for cl in cl_iter {
             self.added += 1;
-            // As before the split: a collector that runs out of memory
-            // loses the clause, and the solver reports the failure.
+            // The encoding has always ignored a collector's error (out of
+            // memory) here.
             let _ = self.col.add_clause(cl);
         }
         Ok(())
@@ -249,8 +249,8 @@ impl Encoding {
             cell_once_counters: Vec::new(),
         };
         let mut col = Counted { col, added: 0 };
-        enc.one_choice_per_cell(&mut col, vm);
-        // Which kind a bumper pushes from which cell, and which way.
+        enc.one_choice_per_cell(&mut col, vm); // C1
+                                               // Which kind a bumper pushes from which cell, and which way.
         let pushes = level.bumper_pushes();
         let infos = enc.build_graph(&pushes);
         enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
@@ -258,20 +258,20 @@ impl Encoding {
             let _ = col.add_clause(Clause::new());
         }
         enc.flow_variables(vm);
-        enc.flow_clauses(&infos, &mut col);
-        enc.flows_are_grounded(opts.rank_budget, &mut col, vm);
-        enc.requirements(&infos, &mut col, vm);
-        enc.no_idle_belts(&mut col);
-        enc.plain_routes(&pushes, &infos, &mut col, vm);
+        enc.flow_clauses(&infos, &mut col); // C2, C3, S1, S2
+        enc.flows_are_grounded(opts.rank_budget, &mut col, vm); // C7
+        enc.requirements_hold_under_goals(&infos, &mut col, vm); // C4, C5
+        enc.no_idle_belts(&mut col); // C6
+        enc.plain_routes_go_forward(&pushes, &infos, &mut col, vm); // F1, R0–R3
         let x2 = enc.wrong_branches_apply();
         if x2 {
-            enc.prefix_walks_in_lockstep(&pushes, &infos, &mut col, vm);
+            enc.prefix_walks_in_lockstep(&pushes, &infos, &mut col, vm); // P1
         }
         let dists = enc.source_distances();
-        enc.count_belts(opts.lazy_counter_from, &dists, &mut col, vm);
-        enc.distances_need_belts(&dists, &mut col);
+        enc.count_belts(opts.lazy_counter_from, &dists, &mut col, vm); // B1
+        enc.distances_need_belts(&dists, &mut col); // D1
         if x2 {
-            enc.strands_are_marked(&mut col, vm);
+            enc.strands_are_marked(&mut col, vm); // ST
         }
         enc.n_vars = vm.n_used();
         enc

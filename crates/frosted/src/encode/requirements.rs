@@ -15,7 +15,7 @@ use rustsat::types::{Clause, Lit};
 impl Encoding {
     /// C4 and C5, after making the goal literals (one per source, one for
     /// the targets and `:targets`).
-    pub(super) fn requirements(
+    pub(super) fn requirements_hold_under_goals(
         &mut self,
         infos: &NodeInfos,
         col: &mut impl CollectClauses,

@@ -26,7 +26,7 @@ impl Encoding {
     /// F1 and R0–R3, source by source. R3 slowed every level with exactly
     /// two sources it was tried on and sped up the others (measured: see
     /// `encodings/README.md`), and it needs a level without bumpers.
-    pub(super) fn plain_routes(
+    pub(super) fn plain_routes_go_forward(
         &mut self,
         pushes: &[[Option<Kind>; 4]],
         infos: &NodeInfos,

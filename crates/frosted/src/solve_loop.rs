@@ -504,10 +504,12 @@ pub fn solve(
     let deadline = opts.timeout.map(|t| start + t);
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
-    let eo = crate::encode::EncodeOptions {
-        lazy_counter_from: opts.lazy_counter_from.unwrap_or(1000),
-        ..Default::default()
-    };
+    let eo =
+        opts.lazy_counter_from
+            .map_or_else(Default::default, |k| crate::encode::EncodeOptions {
+                lazy_counter_from: k,
+                ..Default::default()
+            });
     let mut enc = Encoding::new(level, &eo, &mut cnf, &mut vars);
     let mut all: Vec<Clause> = cnf.into_iter().collect();
     let first_vars = vars.n_used();

@@ -14,6 +14,10 @@ cegar::keyed_index!(
     /// An edge of the move graph (a position in [`Encoding::edges`]).
     pub struct EdgeId;
 );
+cegar::keyed_index!(
+    /// A strongly connected component of the move graph.
+    pub struct ComponentId;
+);
 
 /// A place a donut can be: a cell, the donut's kind, and for crossovers the
 /// direction it entered (which is the direction it leaves).
@@ -354,7 +358,7 @@ impl Encoding {
     /// The strongly connected components of the move graph (every edge, as if
     /// every guard held): a component number per node (Tarjan's algorithm,
     /// iterative).
-    pub(super) fn components(&self) -> KeyedVec<NodeId, usize> {
+    pub(super) fn components(&self) -> KeyedVec<NodeId, ComponentId> {
         const NONE: usize = usize::MAX;
         let n = self.nodes.len();
         let succ = |v: NodeId| -> Vec<NodeId> {
@@ -413,7 +417,9 @@ impl Encoding {
                 }
             }
         }
-        comp
+        comp.into_iter()
+            .map(ComponentId::create_from_index)
+            .collect()
     }
 
     /// A node where donuts of one source may part ways: a splitter, a teleporter

@@ -6,7 +6,7 @@
 //! edges close no cycle", by vertex elimination (C7′,
 //! [`Encoding::acyclic_clauses`]).
 
-use super::graph::{Edge, From};
+use super::graph::{ComponentId, Edge, From};
 use super::{Encoding, NodeId, SourceId};
 use cegar::keyed::{KeyedVec, StorageKey};
 use rustsat::encodings::CollectClauses;
@@ -27,10 +27,10 @@ pub struct RankClauses {
 /// The components that get ranks.
 struct RankedComponents {
     /// The component of each node.
-    comp: KeyedVec<NodeId, usize>,
-    /// Per component number: its size, or at most 1 where it has no fork
-    /// (such a component counts as a single node).
-    size: Vec<usize>,
+    comp: KeyedVec<NodeId, ComponentId>,
+    /// Per component: its size, or at most 1 where it has no fork (such a
+    /// component counts as a single node).
+    size: KeyedVec<ComponentId, usize>,
 }
 
 impl RankedComponents {
@@ -46,7 +46,7 @@ impl RankedComponents {
 }
 
 /// Per source and ranked component: (its nodes of the source, its edges).
-type Sizes = KeyedVec<SourceId, HashMap<usize, (usize, usize)>>;
+type Sizes = KeyedVec<SourceId, HashMap<ComponentId, (usize, usize)>>;
 
 /// The clauses of C7 being written: the rank order ones wait until the end.
 struct Ranks {
@@ -66,19 +66,19 @@ impl Encoding {
     /// feeds nothing outside itself (see `Encoding::founded`).
     fn ranked_components(&self) -> RankedComponents {
         let comp = self.components();
-        let mut size = vec![0usize; self.nodes.len()];
+        let mut size: KeyedVec<ComponentId, usize> = KeyedVec::filled(self.nodes.len(), 0);
         for &c in &comp {
             size[c] += 1;
         }
-        let mut forks = vec![false; self.nodes.len()];
+        let mut forks: KeyedVec<ComponentId, bool> = KeyedVec::filled(self.nodes.len(), false);
         for n in self.nodes.keys() {
             if self.is_fork(n) {
                 forks[comp[n]] = true;
             }
         }
-        for (c, size) in size.iter_mut().enumerate() {
+        for c in forks.keys() {
             if !forks[c] {
-                *size = (*size).min(1);
+                size[c] = size[c].min(1);
             }
         }
         RankedComponents { comp, size }
@@ -89,7 +89,7 @@ impl Encoding {
         self.sources
             .keys()
             .map(|s| {
-                let mut m: HashMap<usize, (usize, usize)> = HashMap::new();
+                let mut m: HashMap<ComponentId, (usize, usize)> = HashMap::new();
                 for n in self.nodes.keys() {
                     if self.q[s][n].is_some() && rc.ranked(n) {
                         m.entry(rc.comp[n]).or_default().0 += 1;
@@ -177,7 +177,7 @@ impl Encoding {
         &self,
         s: SourceId,
         rc: &RankedComponents,
-        sizes: &HashMap<usize, (usize, usize)>,
+        sizes: &HashMap<ComponentId, (usize, usize)>,
         ranks: &mut Ranks,
         col: &mut impl CollectClauses,
         vm: &mut dyn ManageVars,

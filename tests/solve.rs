@@ -92,7 +92,15 @@ fn lazy_belt_counter_keeps_every_answer() {
         // The proof asked for `optimum - 1`: beyond the first encoding?
         let mut vars = rustsat::instances::BasicVarManager::default();
         let mut cnf = rustsat::instances::Cnf::new();
-        let enc = frosted::encode::Encoding::with_lazy_counter_from(&level, &mut cnf, &mut vars, 0);
+        let enc = frosted::encode::Encoding::new(
+            &level,
+            &frosted::encode::EncodeOptions {
+                lazy_counter_from: 0,
+                ..Default::default()
+            },
+            &mut cnf,
+            &mut vars,
+        );
         let optimum = eager.cost.expect("optimal");
         grown += usize::from(optimum >= 1 && enc.belts_encoded_upto() < optimum - 1);
     }
@@ -110,7 +118,7 @@ fn elimination_keeps_every_answer() {
     for (path, level, _) in example_levels() {
         let mut vars = rustsat::instances::BasicVarManager::default();
         let mut cnf = rustsat::instances::Cnf::new();
-        let enc = frosted::encode::Encoding::new(&level, &mut cnf, &mut vars);
+        let enc = frosted::encode::Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
         swapped += enc.acyclic_view.is_some() as usize;
         let racing = Options {
             head_start: std::time::Duration::ZERO,

@@ -39,7 +39,7 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
         let outcome = Simulator::recording(&layout).run();
         let mut vars = BasicVarManager::default();
         let mut cnf = Cnf::new();
-        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
         let val = enc.witness(&layout, &outcome.occupancy);
         if let Some(cl) = falsified(&cnf, &val) {
             broken.push(format!("{}: {:?}", level_path.display(), cl));
@@ -67,7 +67,7 @@ fn every_solution_of_tiny_levels_satisfies_the_relaxed_encoding() {
         let level = random_level(&mut rng, 5);
         let mut vars = BasicVarManager::default();
         let mut cnf = Cnf::new();
-        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
         let mut any = false;
         for (layout, _) in layouts(&level) {
             if !frosted::judge::judge(&layout).solved() {
@@ -147,7 +147,7 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
         }
         let mut vars = BasicVarManager::default();
         let mut cnf = Cnf::new();
-        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
         let val = enc.witness(&layout, &outcome.occupancy);
         let falsified = falsified(&cnf, &val);
         assert!(
@@ -156,7 +156,7 @@ fn random_solutions_satisfy_the_relaxed_encoding() {
         );
         // D1, whose clauses use the belt counter's outputs (left unset above).
         let belts = layout.added_belts(&level);
-        for (s, &source) in enc.sources.iter().enumerate() {
+        for (s, &source) in enc.sources.enumerate() {
             let dist = enc.free_distances(s);
             for &(cell, _, origin, _) in &outcome.occupancy {
                 if origin == source {
@@ -237,7 +237,7 @@ fn wrong_branch_clauses_cut_off_no_solution() {
             levels += 1;
             let mut vars = BasicVarManager::default();
             let mut cnf = Cnf::new();
-            let enc = Encoding::new(&level, &mut cnf, &mut vars);
+            let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
             let mut solutions = Vec::new();
             if judge(&sol).solved() {
                 solutions.push(sol.clone());

@@ -50,6 +50,7 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
         relaxed: a.relaxed,
         acyclic: a.acyclic,
         assume: a.assume.clone(),
+        encode: Default::default(),
     };
     let text = crate::encode::dimacs(&level, &dump)
         .map_err(|e| CliError::bad_input(format!("--assume {e}")))?;
@@ -81,7 +82,7 @@ pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
     let level = load_level(&a.level)?;
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
-    let enc = Encoding::new(&level, &mut cnf, &mut vars);
+    let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
     // A model names each variable once: a few bytes per variable, plus room.
     // Anything much larger is not a model of this level's CNFs (and `/dev/zero`
     // would be read for ever).

@@ -5,6 +5,7 @@
 use super::CliError;
 use crate::sat::SolverChoice;
 use cegar::Options;
+use freshly_frosted::encode::EncodeOptions;
 use std::time::Duration;
 
 /// What a solve runs with: the loop's options, the puzzle's, and what the
@@ -12,8 +13,8 @@ use std::time::Duration;
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub opts: Options,
-    /// Encode the belt counter lazily above this many free cells.
-    pub lazy_counter_from: Option<usize>,
+    /// How the level is encoded.
+    pub encode: EncodeOptions,
     /// With the trace, print each rejected layout too.
     pub trace_layouts: bool,
 }
@@ -85,8 +86,7 @@ pub struct SolveFlags {
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_lazy_counter_from: Option<usize>,
     /// The most rank clauses (roughly) the encoding spends on exact ranks
-    /// before it caps them (default 400000; 0 caps them at 4). Not in effect
-    /// yet: the encoding does not take it.
+    /// before it caps them (default 400000; 0 caps them at 4).
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_rank_budget: Option<usize>,
 }
@@ -105,9 +105,16 @@ impl SolveFlags {
             trace: self.debug_trace || self.debug_trace_layouts,
             ..Options::default()
         };
+        let defaults = EncodeOptions::default();
+        let encode = EncodeOptions {
+            lazy_counter_from: self
+                .debug_lazy_counter_from
+                .unwrap_or(defaults.lazy_counter_from),
+            rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
+        };
         Ok(Settings {
             opts,
-            lazy_counter_from: self.debug_lazy_counter_from,
+            encode,
             trace_layouts: self.debug_trace_layouts,
         })
     }

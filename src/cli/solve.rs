@@ -165,13 +165,9 @@ fn spawn_loop(
                 clause_sizes,
             } => trace_rejected(candidate, reason, &clause_sizes, trace_layouts),
         };
-        let answer = freshly_frosted::puzzle::solve(
-            &level,
-            &settings.opts,
-            settings.lazy_counter_from,
-            &mut events,
-        )
-        .map_err(|e| CliError::bad_input(e.to_string()));
+        let answer =
+            freshly_frosted::puzzle::solve(&level, &settings.opts, &settings.encode, &mut events)
+                .map_err(|e| CliError::bad_input(e.to_string()));
         let _ = tx.send(answer);
     });
     rx

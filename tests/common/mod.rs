@@ -110,7 +110,12 @@ pub mod solving {
         lazy_from: Option<usize>,
         progress: &mut dyn FnMut(&cegar::Progress<Level>),
     ) -> Result<Report, String> {
-        freshly_frosted::puzzle::solve(level, opts, lazy_from, &mut |e| {
+        let defaults = freshly_frosted::encode::EncodeOptions::default();
+        let encode = freshly_frosted::encode::EncodeOptions {
+            lazy_counter_from: lazy_from.unwrap_or(defaults.lazy_counter_from),
+            ..defaults
+        };
+        freshly_frosted::puzzle::solve(level, opts, &encode, &mut |e| {
             if let cegar::Event::Progress(p) = e {
                 progress(p)
             }

@@ -11,10 +11,11 @@
 //! - [`solve`](mod@solve): the loop and its options and events;
 //! - [`report`]: statuses, claims and proofs as types;
 //! - [`sat`]: backends, DIMACS, variable elimination, racing;
-//! - [`acyclic`], [`cost`]: building blocks for encodings.
+//! - [`acyclic`], [`cost`], [`keyed`]: building blocks for encodings.
 
 pub mod acyclic;
 pub mod cost;
+pub mod keyed;
 pub mod puzzle;
 pub mod report;
 pub mod sat;

@@ -439,7 +439,7 @@ mod clause_tests {
             parse("-<1 <   .   >   ->\n.   ^   x^  ^   .\n+>  >   ^   .   .\n").expect("layout");
         let mut vars = BasicVarManager::default();
         let mut cnf = Cnf::new();
-        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
         let cl = enc.wrong_branch_clause(&layout).expect("a clause");
         // The prefix literal of the splitter, B's 2 belts, 3 cells that must
         // not turn into B, and one strand literal per free cell.

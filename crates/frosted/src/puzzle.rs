@@ -5,7 +5,7 @@
 //! belts placed on its `.` cells); its cost is the number of belts placed.
 
 use crate::chains::{self, ChainBound};
-use crate::encode::Encoding;
+use crate::encode::{EncodeOptions, Encoding, LoopGates};
 use crate::improve::windows;
 use crate::judge::{explain, judge};
 use crate::level::{Level, Tile};
@@ -14,7 +14,6 @@ use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Nouns, Puzzle}
 use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
-use std::collections::HashMap;
 
 /// The words claims use for this puzzle.
 pub const NOUNS: Nouns = Nouns {
@@ -28,22 +27,21 @@ pub const NOUNS: Nouns = Nouns {
 /// A level to solve (its own belts are preset; `.` cells are free).
 pub struct Frosted {
     level: Level,
-    lazy_counter_from: Option<usize>,
+    options: EncodeOptions,
     /// The encoding, once [`Puzzle::encode`] wrote it.
     enc: Option<Encoding>,
     /// The loop formulas' gate literals (see `Encoding::unfounded`).
-    gates: HashMap<(usize, usize), Lit>,
+    gates: LoopGates,
 }
 
 impl Frosted {
-    /// The puzzle of `level`; `lazy_counter_from`: encode the belt counter
-    /// lazily above this many free cells (`None`: the encoding's default).
-    pub fn new(level: &Level, lazy_counter_from: Option<usize>) -> Frosted {
+    /// The puzzle of `level`, encoded with `options`.
+    pub fn new(level: &Level, options: &EncodeOptions) -> Frosted {
         Frosted {
             level: level.clone(),
-            lazy_counter_from,
+            options: options.clone(),
             enc: None,
-            gates: HashMap::new(),
+            gates: LoopGates::new(),
         }
     }
 
@@ -81,10 +79,7 @@ impl Puzzle for Frosted {
     type Candidate = Level;
 
     fn encode(&mut self, cnf: &mut Cnf, vars: &mut dyn ManageVars) -> Result<Encoded, String> {
-        let enc = match self.lazy_counter_from {
-            Some(k) => Encoding::with_lazy_counter_from(&self.level, cnf, vars, k),
-            None => Encoding::new(&self.level, cnf, vars),
-        };
+        let enc = Encoding::new(&self.level, &self.options, cnf, vars);
         let encoded = Encoded {
             strong: Some(enc.strong),
             adds_strength: enc.adds_strength,
@@ -147,15 +142,16 @@ impl Puzzle for Frosted {
     }
 
     fn windows(&self) -> Vec<Vec<usize>> {
-        windows(self.level.shape, &self.enc().free)
+        windows(self.level.shape, self.enc().free.as_slice())
     }
 
     fn decisions_of(&self, layout: &Level) -> Vec<Decision> {
         let enc = self.enc();
-        (0..enc.free.len())
-            .map(|i| Decision {
+        enc.free
+            .enumerate()
+            .map(|(i, &cell)| Decision {
                 keep: enc.chosen(i, layout),
-                costs: matches!(layout.tile(enc.free[i]), Tile::Belt(_)),
+                costs: matches!(layout.tile(cell), Tile::Belt(_)),
             })
             .collect()
     }
@@ -203,8 +199,8 @@ impl LowerBound for Chains {
 pub fn solve(
     level: &Level,
     opts: &cegar::Options,
-    lazy_counter_from: Option<usize>,
+    encode: &EncodeOptions,
     events: &mut dyn FnMut(cegar::Event<Level>),
 ) -> Result<cegar::Report<Level>, String> {
-    cegar::solve(&mut Frosted::new(level, lazy_counter_from), opts, events)
+    cegar::solve(&mut Frosted::new(level, encode), opts, events)
 }

@@ -1,0 +1,287 @@
+//! The SAT encoding of a level as a belt-layout problem (documented, constraint
+//! by constraint, in `encodings/README.md`; the labels in comments, C1, F1, ...,
+//! refer to it).
+//!
+//! The encoder asks a variable manager for variables and writes clauses into any
+//! rustsat clause collector, so the same encoding feeds a solver or a DIMACS file.
+//! Every constraint is either a *relaxation* of the exact rules (every real
+//! solution satisfies it) or is guarded by the `strong` literal, which the solve
+//! loop assumes only while searching, never while proving.
+//!
+//! The parts: [`graph`] builds the move graph; one module per group of
+//! constraint families writes their clauses ([`cells`], [`flows`],
+//! [`grounding`], [`requirements`], [`routes`], [`prefix`], [`counter`]);
+//! [`decode`] reads models back and makes the loop's clauses; [`witness`]
+//! gives the assignment a real run makes; [`dump`] writes DIMACS.
+//! [`Encoding::new`] calls the families in a fixed order: the solver's speed
+//! depends on the exact clauses and their order.
+
+pub mod cells;
+pub mod counter;
+pub mod decode;
+pub mod dump;
+pub mod flows;
+pub mod graph;
+pub mod grounding;
+pub mod prefix;
+pub mod requirements;
+pub mod routes;
+pub mod witness;
+
+pub use decode::{Founded, LoopGates};
+pub use dump::{dimacs, CellFact, Dump};
+pub use graph::{Edge, EdgeId, From, Node};
+pub use grounding::RankClauses;
+
+use crate::grid::{CellId, Dir};
+use crate::level::Level;
+use cegar::keyed::KeyedVec;
+use routes::CellOnceCounter;
+use rustsat::encodings::card::Totalizer;
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
+use rustsat::types::{Clause, Lit};
+use std::collections::HashMap;
+
+cegar::keyed_index!(
+    /// A node of the move graph (a position in [`Encoding::nodes`]).
+    pub struct NodeId;
+);
+cegar::keyed_index!(
+    /// A source of the level (a position in [`Encoding::sources`]).
+    pub struct SourceId;
+);
+cegar::keyed_index!(
+    /// A `.` cell of the level (a position in [`Encoding::free`]).
+    pub struct FreeId;
+);
+
+/// Per source and node: `q[s][n]` and the like.
+pub type PerSourceNode<V> = KeyedVec<SourceId, KeyedVec<NodeId, V>>;
+
+/// The options of a `.` cell, in this order.
+pub const CHOICES: [Option<Dir>; 5] = [
+    None,
+    Some(Dir::Up),
+    Some(Dir::Down),
+    Some(Dir::Left),
+    Some(Dir::Right),
+];
+
+/// The index of option `o` in [`CHOICES`].
+fn option_index(o: Option<Dir>) -> usize {
+    o.map_or(0, |d| 1 + d.index())
+}
+
+/// Option `o`'s name in `c choice` lines and `--assume` facts.
+fn option_name(o: Option<Dir>) -> &'static str {
+    o.map_or("none", |d| d.name())
+}
+
+/// Whether `model` makes `l` true (a variable it does not cover is false).
+fn holds(model: &[bool], l: Lit) -> bool {
+    model.get(l.var().idx()).copied().unwrap_or(false) != l.is_neg()
+}
+
+/// How much the encoding may spend where it has a choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Above this many free cells, the belt counter is encoded only for the
+    /// bounds asked for, not for all of them up front (which costs clauses
+    /// in the square of the number of free cells); see
+    /// [`Encoding::bound_belts`].
+    pub lazy_counter_from: usize,
+    /// The most rank clauses (roughly) the encoding spends on exact ranks
+    /// (C7); above it, the ranks are capped and only searching uses them.
+    pub rank_budget: usize,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            lazy_counter_from: 1000,
+            rank_budget: 400_000,
+        }
+    }
+}
+
+/// The encoded level.
+pub struct Encoding {
+    pub level: Level,
+    /// The `.` cells, row-major.
+    pub free: KeyedVec<FreeId, CellId>,
+    /// For each free cell, one literal per entry of [`CHOICES`]; exactly one holds.
+    pub choice: KeyedVec<FreeId, [Lit; 5]>,
+    free_ix: HashMap<CellId, FreeId>,
+    pub sources: KeyedVec<SourceId, CellId>,
+    pub nodes: KeyedVec<NodeId, Node>,
+    pub edges: KeyedVec<EdgeId, Edge>,
+    in_edges: KeyedVec<NodeId, Vec<EdgeId>>,
+    /// Edges leaving each node, built once with the graph.
+    out_edges: KeyedVec<NodeId, Vec<EdgeId>>,
+    /// `q[s][n]`: a donut from source `s` stands on node `n` at some scan.
+    pub q: PerSourceNode<Option<Lit>>,
+    /// `act[s][e]`: edge `e` carries a donut from source `s` (implies its `from`
+    /// node holds one and its guard holds).
+    act: KeyedVec<SourceId, KeyedVec<EdgeId, Option<Lit>>>,
+    /// Assumed true while searching: switches on the strengthening constraints.
+    pub strong: Lit,
+    /// Counts the belts placed.
+    pub belts: Totalizer,
+    /// The largest bound `belts` is encoded for (`enforce_ub(k)` works for
+    /// every `k` up to it): every bound, or, on boards with more free cells
+    /// than [`EncodeOptions::lazy_counter_from`], only those asked for so far
+    /// (see [`Encoding::bound_belts`]).
+    belts_upto: usize,
+    /// The variables of the counter's first encoding, when it is lazy: later
+    /// bounds add clauses on them, so variable elimination must keep them.
+    belts_vars: std::ops::Range<usize>,
+    pub n_vars: u32,
+    /// A source's first move is invalid: every run fails at tick 1.
+    dead: bool,
+    /// Per source: "this source is exempt from F1" (one of its donuts stood on
+    /// a branch); `None` where it never can be.
+    exempt: KeyedVec<SourceId, Option<Lit>>,
+    /// Per node: a donut waiting here can be topped again (a branch for F1).
+    retop: KeyedVec<NodeId, bool>,
+    /// Requirement switches: `goals[s]` turns on "source `s` delivers", the last
+    /// one "every target receives" and `:targets`. The loop assumes them all,
+    /// except while warming up for a first layout (a few calls that add the
+    /// requirements one by one, so the solver meets them gradually); only
+    /// answers with all of them count.
+    pub goals: Vec<Lit>,
+    /// Whether searching adds anything to proving: S1 clauses, S2 beyond F1
+    /// (for a source that may be exempt from F1, or an any-source), or
+    /// searching-only ranks. When not, the loop proves from the start.
+    pub adds_strength: bool,
+    /// Whether the ranks are exact (no loop can ever be unfounded) or a
+    /// searching-only strengthening (loop formulas then keep proofs sound).
+    pub exact_ranks: bool,
+    /// With exact ranks: where the clauses that order the ranks are among
+    /// the clauses written, and the `sup` edges they order, for the same
+    /// grounding by vertex elimination, the racing copies' view
+    /// ([`Encoding::acyclic_clauses`]).
+    pub acyclic_view: Option<RankClauses>,
+    /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
+    /// (the run ends there). Only in levels where X2 clauses can arise (one
+    /// plain source and a splitter); empty otherwise.
+    strand: KeyedVec<FreeId, Lit>,
+    /// Per node, `pre[n]`: the lone plain source's donuts walk in lockstep
+    /// onto `n` before any of them has passed a splitter (P1, for X2). Empty
+    /// where X2 does not apply.
+    pre: KeyedVec<NodeId, Option<Lit>>,
+    /// Nodes where `pre` stops: it holds there but does not go on.
+    pre_stop: KeyedVec<NodeId, bool>,
+    /// The sequential counters of "a route meets each cell once" (R3).
+    cell_once_counters: Vec<CellOnceCounter>,
+}
+
+/// A clause collector that counts the clauses it passes on (to tell where
+/// the rank clauses are among them).
+struct Counted<'a, C> {
+    col: &'a mut C,
+    added: usize,
+}
+
+impl<C: CollectClauses> CollectClauses for Counted<'_, C> {
+    fn n_clauses(&self) -> usize {
+        self.added
+    }
+
+    fn extend_clauses<T>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        for cl in cl_iter {
+            self.added += 1;
+            // The encoding has always ignored a collector's error (out of
+            // memory) here.
+            let _ = self.col.add_clause(cl);
+        }
+        Ok(())
+    }
+}
+
+impl Encoding {
+    /// Builds the encoding of `level`, writing clauses into `col` and asking
+    /// `vm` for variables. `opts` says where the belt counter turns lazy and
+    /// how much exact ranks may cost.
+    pub fn new(
+        level: &Level,
+        opts: &EncodeOptions,
+        col: &mut impl CollectClauses,
+        vm: &mut dyn ManageVars,
+    ) -> Encoding {
+        let free: KeyedVec<FreeId, CellId> = level.free_cells().collect();
+        let free_ix = free.enumerate().map(|(i, c)| (*c, i)).collect();
+        let choice = free
+            .iter()
+            .map(|_| std::array::from_fn(|_| vm.new_lit()))
+            .collect();
+        let strong = vm.new_lit();
+        let mut enc = Encoding {
+            level: level.clone(),
+            free,
+            choice,
+            free_ix,
+            sources: level.sources().collect(),
+            nodes: KeyedVec::new(),
+            edges: KeyedVec::new(),
+            in_edges: KeyedVec::new(),
+            out_edges: KeyedVec::new(),
+            q: KeyedVec::new(),
+            act: KeyedVec::new(),
+            strong,
+            belts: Totalizer::default(),
+            belts_upto: 0,
+            belts_vars: 0..0,
+            n_vars: 0,
+            dead: false,
+            exact_ranks: false,
+            acyclic_view: None,
+            adds_strength: false,
+            goals: Vec::new(),
+            exempt: KeyedVec::new(),
+            retop: KeyedVec::new(),
+            strand: KeyedVec::new(),
+            pre: KeyedVec::new(),
+            pre_stop: KeyedVec::new(),
+            cell_once_counters: Vec::new(),
+        };
+        let mut col = Counted { col, added: 0 };
+        enc.one_choice_per_cell(&mut col, vm); // C1
+                                               // Which kind a bumper pushes from which cell, and which way.
+        let pushes = level.bumper_pushes();
+        let infos = enc.build_graph(&pushes);
+        enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
+        if enc.dead {
+            let _ = col.add_clause(Clause::new());
+        }
+        enc.flow_variables(vm);
+        enc.flow_clauses(&infos, &mut col); // C2, C3, S1, S2
+        enc.flows_are_grounded(opts.rank_budget, &mut col, vm); // C7
+        enc.requirements_hold_under_goals(&infos, &mut col, vm); // C4, C5
+        enc.no_idle_belts(&mut col); // C6
+        enc.plain_routes_go_forward(&pushes, &infos, &mut col, vm); // F1, R0–R3
+        let x2 = enc.wrong_branches_apply();
+        if x2 {
+            enc.prefix_walks_in_lockstep(&pushes, &infos, &mut col, vm); // P1
+        }
+        let dists = enc.source_distances();
+        enc.count_belts(opts.lazy_counter_from, &dists, &mut col, vm); // B1
+        enc.distances_need_belts(&dists, &mut col); // D1
+        if x2 {
+            enc.strands_are_marked(&mut col, vm); // ST
+        }
+        enc.n_vars = vm.n_used();
+        enc
+    }
+
+    /// Writes "at most one of `lits`", pairwise, into `col`: rustsat's
+    /// `am1::Pairwise`, whose clauses `¬lits[i] ∨ ¬lits[j]` for `i < j`, in
+    /// that order, are exactly those of the hand-written loop it replaced.
+    fn at_most_one(lits: &[Lit], col: &mut impl CollectClauses, vm: &mut dyn ManageVars) {
+        use rustsat::encodings::am1::Encode as _;
+        let _ = rustsat::encodings::am1::Pairwise::from(lits.to_vec()).encode(col, vm);
+    }
+}

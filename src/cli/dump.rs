@@ -41,6 +41,8 @@ pub struct DumpArgs {
     /// cover every layout.
     #[arg(long, value_name = "X,Y=OPTION")]
     pub assume: Vec<crate::encode::CellFact>,
+    #[command(flatten)]
+    pub encoding: super::flags::EncodingFlags,
 }
 
 pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
@@ -50,7 +52,7 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
         relaxed: a.relaxed,
         acyclic: a.acyclic,
         assume: a.assume.clone(),
-        encode: Default::default(),
+        encode: a.encoding.options(),
     };
     let text = crate::encode::dimacs(&level, &dump)
         .map_err(|e| CliError::bad_input(format!("--assume {e}")))?;

@@ -80,6 +80,14 @@ pub struct SolveFlags {
     /// Print each rejected layout too, on stderr (implies --debug-trace).
     #[arg(long, help_heading = "Debugging")]
     pub debug_trace_layouts: bool,
+    #[command(flatten)]
+    pub encoding: EncodingFlags,
+}
+
+/// The flags that shape the encoding, shared by `solve`, `bench` and
+/// `dump-cnf` (so that a dumped CNF is the one `solve` works on).
+#[derive(clap::Args, Debug, Clone)]
+pub struct EncodingFlags {
     /// Encode the belt counter only for the bounds asked for on boards with
     /// more than N free cells (default 1000), instead of for every bound up
     /// front (which costs clauses in the square of the free cells).
@@ -89,6 +97,32 @@ pub struct SolveFlags {
     /// before it caps them (default 400000; 0 caps them at 4).
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_rank_budget: Option<usize>,
+}
+
+impl EncodingFlags {
+    /// The encoding's options: the defaults, but for the flags given.
+    pub fn options(&self) -> EncodeOptions {
+        let defaults = EncodeOptions::default();
+        EncodeOptions {
+            lazy_counter_from: self
+                .debug_lazy_counter_from
+                .unwrap_or(defaults.lazy_counter_from),
+            rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
+        }
+    }
+
+    /// The same flags on a command line.
+    fn args(&self) -> Vec<String> {
+        let numbers = [
+            ("--debug-lazy-counter-from", self.debug_lazy_counter_from),
+            ("--debug-rank-budget", self.debug_rank_budget),
+        ];
+        numbers
+            .into_iter()
+            .filter_map(|(flag, n)| Some([flag.to_string(), n?.to_string()]))
+            .flatten()
+            .collect()
+    }
 }
 
 impl SolveFlags {
@@ -105,16 +139,9 @@ impl SolveFlags {
             trace: self.debug_trace || self.debug_trace_layouts,
             ..Options::default()
         };
-        let defaults = EncodeOptions::default();
-        let encode = EncodeOptions {
-            lazy_counter_from: self
-                .debug_lazy_counter_from
-                .unwrap_or(defaults.lazy_counter_from),
-            rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
-        };
         Ok(Settings {
             opts,
-            encode,
+            encode: self.encoding.options(),
             trace_layouts: self.debug_trace_layouts,
         })
     }
@@ -140,22 +167,10 @@ impl SolveFlags {
                 .filter(|(on, _)| *on)
                 .map(|(_, flag)| flag.to_string()),
         );
-        let numbers = [
-            ("--debug-seed", self.debug_seed.map(|n| n.to_string())),
-            (
-                "--debug-lazy-counter-from",
-                self.debug_lazy_counter_from.map(|n| n.to_string()),
-            ),
-            (
-                "--debug-rank-budget",
-                self.debug_rank_budget.map(|n| n.to_string()),
-            ),
-        ];
-        for (flag, value) in numbers {
-            if let Some(v) = value {
-                args.extend([flag.to_string(), v]);
-            }
+        if let Some(seed) = self.debug_seed {
+            args.extend(["--debug-seed".to_string(), seed.to_string()]);
         }
+        args.extend(self.encoding.args());
         args
     }
 }

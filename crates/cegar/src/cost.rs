@@ -53,7 +53,7 @@ impl CostCounter {
         (counter, cnf)
     }
 
-    /// The largest `k` for which [`CostCounter::assumptions`] works now.
+    /// The largest `k` for which [`CostCounter::at_most`] works now.
     pub fn encoded_upto(&self) -> usize {
         self.upto
     }
@@ -71,10 +71,10 @@ impl CostCounter {
         cnf.into_iter().collect()
     }
 
-    /// The literals to assume for "at most `k`" (empty when `k` is not
-    /// encoded yet, or bounds nothing).
-    pub fn assumptions(&self, k: usize) -> Vec<Lit> {
-        self.totalizer.enforce_ub(k).unwrap_or_default()
+    /// The literals to assume for "at most `k`" (empty when it bounds
+    /// nothing), or `None` when `k` is not encoded yet.
+    pub fn at_most(&self, k: usize) -> Option<Vec<Lit>> {
+        self.totalizer.enforce_ub(k).ok()
     }
 
     /// Marks the variables later clauses or assumptions may name: the
@@ -87,7 +87,7 @@ impl CostCounter {
         };
         self.lazy_vars.clone().for_each(&mut mark);
         for b in 0..=self.n {
-            for l in self.assumptions(b) {
+            for l in self.at_most(b).unwrap_or_default() {
                 mark(l.var().idx());
             }
         }
@@ -115,7 +115,7 @@ mod tests {
                     solver.add_clause(&cl);
                 }
                 for forced in 0..=5 {
-                    let mut assume = counter.assumptions(k);
+                    let mut assume = counter.at_most(k).expect("encoded");
                     assume.extend(&lits[..forced]);
                     let answer = solver.solve(&assume, vars.n_used(), None);
                     let sat = matches!(answer, Ok(Answer::Sat(_)));

@@ -9,10 +9,10 @@
 //! satisfies. Brute force over every set of cells gives the true minimum,
 //! which the loop must find and prove, with every kind of proof it gives.
 
+use cegar::cost::CostCounter;
 use cegar::sat::SolverChoice;
 use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Options, Puzzle};
 use cegar::{Claim, Event, ProofMethod, Status};
-use rustsat::encodings::card::{BoundUpper, BoundUpperIncremental, Totalizer};
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 
@@ -22,7 +22,7 @@ struct Toy {
     h: usize,
     cells: Vec<u8>,
     lit: Vec<Lit>,
-    counter: Totalizer,
+    counter: CostCounter,
     with_bound: bool,
 }
 
@@ -33,7 +33,7 @@ impl Toy {
             h: rows.len(),
             cells: rows.iter().flat_map(|r| r.bytes()).collect(),
             lit: Vec::new(),
-            counter: Totalizer::default(),
+            counter: CostCounter::default(),
             with_bound,
         }
     }
@@ -101,7 +101,10 @@ impl Puzzle for Toy {
                 _ => {}
             }
         }
-        self.counter = Totalizer::from_iter(self.lit.iter().copied());
+        // Lazy from the start: bounds are encoded as the loop asks for them.
+        let (counter, clauses) = CostCounter::new(self.lit.clone(), 0, vars);
+        self.counter = counter;
+        clauses.into_iter().for_each(|cl| cnf.add_clause(cl));
         Ok(Encoded {
             decisions: self.cells.len(),
             max_cost: self.cells.len(),
@@ -110,10 +113,8 @@ impl Puzzle for Toy {
     }
 
     fn cost_at_most(&mut self, k: usize, vars: &mut dyn ManageVars) -> (Vec<Clause>, Vec<Lit>) {
-        let mut cnf = Cnf::new();
-        let _ = self.counter.encode_ub_change(k..=k, &mut cnf, vars);
-        let assume = self.counter.enforce_ub(k).unwrap_or_default();
-        (cnf.into_iter().collect(), assume)
+        let clauses = self.counter.encode_at_most(k, vars);
+        (clauses, self.counter.at_most(k).unwrap_or_default())
     }
 
     fn decode(&mut self, model: &[bool], _vars: &mut dyn ManageVars) -> Decoded<Vec<bool>> {

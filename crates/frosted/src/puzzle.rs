@@ -11,7 +11,6 @@ use crate::judge::{explain, judge};
 use crate::level::{Level, Tile};
 use crate::sim::{End, Failure};
 use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Nouns, Puzzle};
-use rustsat::encodings::card::BoundUpper;
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 
@@ -97,7 +96,7 @@ impl Puzzle for Frosted {
     fn cost_at_most(&mut self, k: usize, vars: &mut dyn ManageVars) -> (Vec<Clause>, Vec<Lit>) {
         let enc = self.enc_mut();
         let clauses = enc.bound_belts(k, vars);
-        let assume = enc.belts.enforce_ub(k).unwrap_or_default();
+        let assume = enc.belts.at_most(k).unwrap_or_default();
         (clauses, assume)
     }
 

@@ -14,15 +14,15 @@ use std::time::Instant;
 
 /// The solve loop's state.
 pub(super) struct Loop<'a, P: Puzzle> {
-    puzzle: &'a mut P,
-    opts: &'a Options,
-    events: &'a mut dyn FnMut(Event<P::Candidate>),
-    enc: Encoded,
-    backend: Box<dyn Backend>,
-    vars: BasicVarManager,
-    report: Report<P::Candidate>,
-    start: Instant,
-    deadline: Option<Instant>,
+    pub(super) puzzle: &'a mut P,
+    pub(super) opts: &'a Options,
+    pub(super) events: &'a mut dyn FnMut(Event<P::Candidate>),
+    pub(super) enc: Encoded,
+    pub(super) backend: Box<dyn Backend>,
+    pub(super) vars: BasicVarManager,
+    pub(super) report: Report<P::Candidate>,
+    pub(super) start: Instant,
+    pub(super) deadline: Option<Instant>,
     pub(super) neighbourhood: Neighbourhood,
     /// With `--dump-calls`: every clause so far, written out before each call.
     pub(super) dump: Option<CallDump>,
@@ -31,57 +31,17 @@ pub(super) struct Loop<'a, P: Puzzle> {
     /// The second view's size at the start, and how many clauses of the
     /// first copy's formula its start stands in for.
     pub(super) second: Option<(SecondView, usize)>,
-    lower: Option<Box<dyn LowerBound>>,
+    pub(super) lower: Option<Box<dyn LowerBound>>,
     /// Looking for a candidate that costs at most this.
-    bound: Option<usize>,
-    proving: bool,
+    pub(super) bound: Option<usize>,
+    pub(super) proving: bool,
     /// How many of the goals the calls assume (all, after the warm-up).
-    goals: usize,
+    pub(super) goals: usize,
     /// A proof or the first candidate asked for: the loop is done.
-    done: bool,
+    pub(super) done: bool,
 }
 
 impl<'a, P: Puzzle> Loop<'a, P> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn new(
-        puzzle: &'a mut P,
-        opts: &'a Options,
-        events: &'a mut dyn FnMut(Event<P::Candidate>),
-        enc: Encoded,
-        backend: Box<dyn Backend>,
-        vars: BasicVarManager,
-        report: Report<P::Candidate>,
-        start: Instant,
-    ) -> Loop<'a, P> {
-        // Searching only pays when it adds constraints; otherwise its UNSAT
-        // would just be repeated by proving.
-        let proving = !enc.adds_strength || enc.strong.is_none();
-        let goals = match enc.warm_up {
-            true => enc.goals.len().min(1),
-            false => enc.goals.len(),
-        };
-        Loop {
-            lower: None,
-            bound: opts.max_cost.filter(|&k| k < enc.max_cost),
-            deadline: opts.timeout.map(|t| start + t),
-            puzzle,
-            opts,
-            events,
-            enc,
-            backend,
-            vars,
-            report,
-            start,
-            neighbourhood: Neighbourhood::default(),
-            dump: None,
-            ext: Extension::default(),
-            second: None,
-            proving,
-            goals,
-            done: false,
-        }
-    }
-
     /// Sends a trace line, when tracing.
     pub(super) fn trace(&mut self, line: String) {
         if self.opts.trace {

@@ -51,11 +51,33 @@ pub(super) fn start<'a, P: Puzzle>(
         .as_ref()
         .map(|dir| CallDump::new(dir, puzzle.variable_comments()));
     let first = f.first;
-    let mut lp = Loop::new(puzzle, opts, events, f.enc, backend, vars, report, start);
-    lp.neighbourhood = Neighbourhood::new(windows);
-    lp.dump = dump;
-    lp.ext = ext;
-    lp.second = second.map(|v| (v, first.len()));
+    // Searching only pays when it adds constraints; otherwise its UNSAT
+    // would just be repeated by proving.
+    let proving = !f.enc.adds_strength || f.enc.strong.is_none();
+    let goals = match f.enc.warm_up {
+        true => f.enc.goals.len().min(1),
+        false => f.enc.goals.len(),
+    };
+    let mut lp = Loop {
+        bound: opts.max_cost.filter(|&k| k < f.enc.max_cost),
+        deadline: opts.timeout.map(|t| start + t),
+        lower: None,
+        puzzle,
+        opts,
+        events,
+        enc: f.enc,
+        backend,
+        vars,
+        report,
+        start,
+        neighbourhood: Neighbourhood::new(windows),
+        dump,
+        ext,
+        second: second.map(|v| (v, first.len())),
+        proving,
+        goals,
+        done: false,
+    };
     for line in trace {
         lp.trace(line);
     }

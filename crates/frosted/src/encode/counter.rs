@@ -6,8 +6,8 @@
 
 use super::graph::From;
 use super::{Encoding, SourceId};
+use cegar::cost::CostCounter;
 use cegar::keyed::KeyedVec;
-use rustsat::encodings::card::{BoundUpper, BoundUpperIncremental, Totalizer};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
@@ -35,20 +35,15 @@ impl Encoding {
         vm: &mut dyn ManageVars,
     ) {
         let n_free = self.free.len();
-        self.belts_upto = if n_free > lazy_from {
+        let upto = if n_free > lazy_from {
             let far = dists.iter().flatten().filter(|&&d| d != usize::MAX);
             far.copied().max().unwrap_or(0).min(n_free)
         } else {
             n_free
         };
         let has_belt: Vec<Lit> = self.choice.iter().map(|ch| !ch[0]).collect();
-        self.belts = Totalizer::from_iter(has_belt);
-        let mut cnf = rustsat::instances::Cnf::new();
-        let first_var = vm.n_used() as usize;
-        let _ = self.belts.encode_ub(0..=self.belts_upto, &mut cnf, vm);
-        if self.belts_upto < n_free {
-            self.belts_vars = first_var..vm.n_used() as usize;
-        }
+        let (counter, cnf) = CostCounter::new(has_belt, upto, vm);
+        self.belts = counter;
         for cl in cnf {
             let _ = col.add_clause(cl);
         }
@@ -65,16 +60,16 @@ impl Encoding {
                 if d == 0 || d == usize::MAX {
                     continue;
                 }
-                match self.belts.enforce_ub(d - 1) {
-                    Ok(lits) if lits.is_empty() => {
+                match self.belts.at_most(d - 1) {
+                    Some(lits) if lits.is_empty() => {
                         let _ = col.add_clause(Clause::from([!qn]));
                     }
-                    Ok(lits) => {
+                    Some(lits) => {
                         for l in lits {
                             let _ = col.add_clause(Clause::from([!qn, !l]));
                         }
                     }
-                    Err(_) => {}
+                    None => {}
                 }
             }
         }
@@ -121,23 +116,14 @@ impl Encoding {
         dist
     }
 
-    /// The largest `k` for which `belts.enforce_ub(k)` works now.
+    /// The largest `k` for which `belts.at_most(k)` works now.
     pub fn belts_encoded_upto(&self) -> usize {
-        self.belts_upto
+        self.belts.encoded_upto()
     }
 
-    /// Makes `belts.enforce_ub(k)` work, returning the clauses that takes
-    /// (none where the counter already covers `k`). A lazy counter grows to at
-    /// least twice its last size, so a descent of bounds re-encodes rarely.
+    /// Makes `belts.at_most(k)` work, returning the clauses that takes (none
+    /// where the counter already covers `k`; see [`CostCounter`]).
     pub fn bound_belts(&mut self, k: usize, vm: &mut dyn ManageVars) -> Vec<Clause> {
-        let n_free = self.free.len();
-        if k <= self.belts_upto || self.belts_upto >= n_free {
-            return Vec::new();
-        }
-        let upto = k.max(2 * self.belts_upto).min(n_free);
-        let mut cnf = rustsat::instances::Cnf::new();
-        let _ = self.belts.encode_ub_change(0..=upto, &mut cnf, vm);
-        self.belts_upto = upto;
-        cnf.into_iter().collect()
+        self.belts.encode_at_most(k, vm)
     }
 }

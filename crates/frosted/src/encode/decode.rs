@@ -10,7 +10,6 @@ use crate::grid::CellId;
 use crate::level::{Level, Tile};
 use crate::sim::Outcome;
 use cegar::keyed::KeyedVec;
-use rustsat::encodings::card::BoundUpper as _;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 use std::collections::HashMap;
@@ -215,11 +214,7 @@ impl Encoding {
     /// formulas name it (without exact ranks; see [`Encoding::unfounded`]).
     pub fn interface(&self) -> Vec<bool> {
         let mut keep = vec![false; self.n_vars as usize];
-        for v in self.belts_vars.clone() {
-            if let Some(k) = keep.get_mut(v) {
-                *k = true;
-            }
-        }
+        self.belts.mark_interface(&mut keep);
         let mut mark = |l: Lit| {
             if let Some(k) = keep.get_mut(l.var().idx()) {
                 *k = true;
@@ -228,11 +223,6 @@ impl Encoding {
         self.choice.iter().flatten().for_each(|&l| mark(l));
         mark(self.strong);
         self.goals.iter().for_each(|&l| mark(l));
-        for b in 0..=self.free.len() {
-            for l in self.belts.enforce_ub(b).unwrap_or_default() {
-                mark(l);
-            }
-        }
         self.pre.iter().flatten().for_each(|&l| mark(l));
         self.strand.iter().for_each(|&l| mark(l));
         self.q.iter().flatten().flatten().for_each(|&l| mark(l));

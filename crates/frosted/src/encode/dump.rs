@@ -5,7 +5,6 @@
 use super::{option_index, option_name, EncodeOptions, Encoding, CHOICES};
 use crate::grid::Dir;
 use crate::level::Level;
-use rustsat::encodings::card::BoundUpper as _;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 
@@ -159,7 +158,7 @@ pub fn dimacs(level: &Level, dump: &Dump) -> Result<String, String> {
     assumptions.extend(&enc.goals);
     if let Some(k) = dump.max_belts.filter(|&k| k < enc.free.len()) {
         clauses.extend(enc.bound_belts(k, &mut vars));
-        assumptions.extend(enc.belts.enforce_ub(k).unwrap_or_default());
+        assumptions.extend(enc.belts.at_most(k).unwrap_or_default());
     }
     if !dump.assume.is_empty() {
         for &fact in &dump.assume {

@@ -35,9 +35,9 @@ pub use grounding::RankClauses;
 
 use crate::grid::{CellId, Dir};
 use crate::level::Level;
+use cegar::cost::CostCounter;
 use cegar::keyed::KeyedVec;
 use routes::CellOnceCounter;
-use rustsat::encodings::card::Totalizer;
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
@@ -126,16 +126,8 @@ pub struct Encoding {
     act: KeyedVec<SourceId, KeyedVec<EdgeId, Option<Lit>>>,
     /// Assumed true while searching: switches on the strengthening constraints.
     pub strong: Lit,
-    /// Counts the belts placed.
-    pub belts: Totalizer,
-    /// The largest bound `belts` is encoded for (`enforce_ub(k)` works for
-    /// every `k` up to it): every bound, or, on boards with more free cells
-    /// than [`EncodeOptions::lazy_counter_from`], only those asked for so far
-    /// (see [`Encoding::bound_belts`]).
-    belts_upto: usize,
-    /// The variables of the counter's first encoding, when it is lazy: later
-    /// bounds add clauses on them, so variable elimination must keep them.
-    belts_vars: std::ops::Range<usize>,
+    /// Counts the belts placed (B1): its bounds are assumed.
+    pub belts: CostCounter,
     pub n_vars: u32,
     /// A source's first move is invalid: every run fails at tick 1.
     dead: bool,
@@ -232,9 +224,7 @@ impl Encoding {
             q: KeyedVec::new(),
             act: KeyedVec::new(),
             strong,
-            belts: Totalizer::default(),
-            belts_upto: 0,
-            belts_vars: 0..0,
+            belts: CostCounter::default(),
             n_vars: 0,
             dead: false,
             exact_ranks: false,

@@ -1,4 +1,4 @@
-//! The chain bound (`src/chains.rs`) must never rule out a real solution: on
+//! The chain bound (`crates/frosted/src/chains/`) must never rule out a real solution: on
 //! random small levels of its class, brute force finds the fewest belts and
 //! the bound must allow that many; on the real levels, it must allow the belt
 //! count of every known solution; on the example levels, `solve` proves

@@ -1,5 +1,5 @@
 //! A small deterministic generator (xorshift): the clause orders of
-//! `FROSTED_SEED` and of the racing copies, and the random formulas and graphs
+//! the loop's `Options::seed` and of the racing copies, and the random formulas and graphs
 //! of the unit tests, so that every run and every failure reproduces.
 
 /// Xorshift64; the state must not be zero.

@@ -223,7 +223,7 @@ fn member(i: usize, solver: &SolverChoice, jobs: &mpsc::Receiver<Job>, done: &mp
 }
 
 /// Shuffles `v` with a xorshift generator seeded by `seed` (the same
-/// permutation as `FROSTED_SEED` uses).
+/// permutation as the loop's `Options::seed` uses).
 pub fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     for i in (1..v.len()).rev() {

@@ -6,6 +6,7 @@ use crate::grid::Point;
 use crate::json::{self, Kind, Node};
 use crate::level::Level;
 use crate::render::arrow_step;
+use std::collections::HashSet;
 
 /// A track file that cannot be read.
 pub type TrackError = InputError;
@@ -116,7 +117,7 @@ fn parse_grid(level: &Level, text: &str) -> Result<Track, TrackError> {
     }
     let first = first_step(s, &get).map_err(|m| at_char(m, s))?;
     let mut path = vec![s, first];
-    let limit = chars.iter().map(Vec::len).sum::<usize>();
+    let mut seen: HashSet<Point> = path.iter().copied().collect();
     let mut p = first;
     while get(p) != Some('E') {
         let c = get(p).unwrap_or(' ');
@@ -127,19 +128,15 @@ fn parse_grid(level: &Level, text: &str) -> Result<Track, TrackError> {
             );
             return Err(at_char(msg, p));
         };
-        if path.len() > limit {
-            return Err(at_char(
-                "the arrows run in a circle and never reach E".into(),
-                p,
-            ));
+        let next = Point::new(p.x + dx, p.y + dy);
+        if get(next).is_none() {
+            return Err(at_char("this arrow points out of the picture".into(), p));
         }
-        p = Point::new(p.x + dx, p.y + dy);
-        if get(p).is_none() {
-            return Err(at_char(
-                "this arrow points out of the picture".into(),
-                path[path.len() - 1],
-            ));
+        if !seen.insert(next) {
+            let msg = "the arrows run in a circle and never reach E";
+            return Err(at_char(msg.into(), p));
         }
+        p = next;
         path.push(p);
     }
     let _ = level;

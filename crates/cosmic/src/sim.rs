@@ -2,7 +2,7 @@
 //! moments. This is the trusted reference: simple, exact, and cheap enough to
 //! replay thousands of tracks (one allocation per run for the cars and lists).
 
-use crate::grid::{Color, Point};
+use crate::grid::{Color, Entity, Point};
 use crate::level::Level;
 use crate::track::Track;
 
@@ -129,6 +129,22 @@ impl Train {
             houses: level.houses().into_iter().map(|h| h.0).collect(),
             cars: vec![Car::default(); level.length],
         }
+    }
+
+    /// Back to the start of a run, keeping the allocations (for replaying many
+    /// tracks of one level).
+    pub fn reset(&mut self, level: &Level) {
+        self.aliens.clear();
+        self.houses.clear();
+        for (i, (_, e)) in level.entities.iter().enumerate() {
+            match e {
+                Entity::Alien(_) => self.aliens.push(i),
+                Entity::House(_) => self.houses.push(i),
+                Entity::Wall => {}
+            }
+        }
+        self.cars.clear();
+        self.cars.resize(level.length, Car::default());
     }
 
     /// Handles moment `t` (rules §4.2) with the engine on path[t]: each car i with t-1-i >= 0 on path[t-1-i], in order 0..length, drop-off then pick-up; pushes what happens.
@@ -269,16 +285,61 @@ pub fn simulate(level: &Level, track: &Track) -> Outcome {
     }
 }
 
-/// Whether `track` solves `level` (rules §5), without recording events.
-pub fn solves(level: &Level, track: &Track) -> bool {
+/// Whether `track` solves `level` (rules §5), without recording events; `train`
+/// and `events` are scratch space reused between calls.
+pub fn solves_with(
+    level: &Level,
+    track: &Track,
+    train: &mut Train,
+    events: &mut Vec<Event>,
+) -> bool {
     if check_track(level, track).is_err() {
         return false;
     }
-    let mut train = Train::new(level);
-    let mut events = Vec::new();
+    train.reset(level);
     for t in 1..track.0.len().saturating_sub(1) {
-        train.moment(level, &track.0, t, &mut events);
+        train.moment(level, &track.0, t, events);
         events.clear();
     }
     train.done()
+}
+
+/// Whether `track` solves `level` (rules §5).
+pub fn solves(level: &Level, track: &Track) -> bool {
+    solves_with(level, track, &mut Train::new(level), &mut Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reset_gives_a_new_train_and_odd_moments_do_nothing() {
+        let level = Level {
+            width: 3,
+            height: 3,
+            length: 2,
+            entrance: Point::new(0, 2),
+            exit: Point::new(4, 2),
+            entities: vec![
+                (Point::new(1, 1), Entity::Alien(Color::Green)),
+                (Point::new(2, 1), Entity::Wall),
+                (Point::new(3, 1), Entity::House(Color::Green)),
+            ],
+        };
+        let path: Vec<Point> = (0..=4).map(|x| Point::new(x, 2)).collect();
+        let mut train = Train::new(&level);
+        let mut events = Vec::new();
+        for t in 0..10 {
+            train.moment(&level, &path, t, &mut events);
+        }
+        assert!(train.done() && train.cars()[0].gooped);
+        assert_eq!(events.len(), 2);
+        train.reset(&level);
+        assert_eq!(train, Train::new(&level));
+        // The run itself stops at moment N-2 = 3: car 0 delivers on (3,2) at moment 4 only.
+        let out = simulate(&level, &Track(path.clone()));
+        assert_eq!(out.train.remaining_houses(), [2]);
+        assert!(!solves(&level, &Track(path)));
+    }
 }

@@ -5,12 +5,15 @@
 //! repository; section numbers in this crate refer to it. The simulator in
 //! [`sim`] is the trusted reference that every other part is checked against.
 
+pub mod dead_end;
+pub mod encode;
 pub mod error;
 pub mod grid;
 mod json;
 pub mod judge;
 pub mod level;
 pub mod parse;
+pub mod puzzle;
 pub mod render;
 pub mod sim;
 pub mod track;

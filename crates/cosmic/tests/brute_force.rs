@@ -123,3 +123,68 @@ fn solve_agrees_with_brute_force_on_tiny_random_levels() {
         "{solvable} / {unsolvable}"
     );
 }
+
+/// Every simple track of `level`, as lists of cells.
+fn every_track(level: &Level) -> Vec<Vec<Point>> {
+    fn walk(level: &Level, path: &mut Vec<Point>, out: &mut Vec<Vec<Point>>) {
+        let last = path[path.len() - 1];
+        if last == level.exit {
+            out.push(path.clone());
+            return;
+        }
+        for q in last.neighbours() {
+            let usable = q == level.exit || level.in_grid(q) && !level.blocked(q);
+            if usable && !path.contains(&q) {
+                path.push(q);
+                walk(level, path, out);
+                path.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(level, &mut vec![level.entrance], &mut out);
+    out
+}
+
+/// The encoding with a track's cells and moves fixed is satisfiable exactly
+/// when the simulator says the track solves the level: the run's clauses
+/// (one or two cars) are exact, neither stronger nor weaker than the rules.
+#[test]
+fn the_encoding_accepts_exactly_the_tracks_the_simulator_accepts() {
+    use cegar::sat::{Answer, Backend, VarisatBackend};
+    use cosmic_express::encode::Encoding;
+    use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
+    let mut rng = XorShift(0x0dd_ba11_5eed);
+    let (mut solving, mut failing) = (0, 0);
+    for case in 0..60 {
+        let level = random_level(&mut rng);
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &mut cnf, &mut vars);
+        let mut solver = VarisatBackend::default();
+        cnf.iter().for_each(|cl| solver.add_clause(cl));
+        for path in every_track(&level).into_iter().take(400) {
+            let mut assume: Vec<_> = enc
+                .cells
+                .enumerate()
+                .map(|(c, p)| if path.contains(p) { enc.on[c] } else { !enc.on[c] })
+                .collect();
+            for w in path.windows(2) {
+                let (a, b) = (enc.cell(w[0]), enc.cell(w[1]));
+                let m = a.zip(b).and_then(|(a, b)| enc.move_between(a, b));
+                assume.push(enc.moves[m.expect("a move between track cells")].lit);
+            }
+            let answer = solver.solve(&assume, vars.n_used(), None).expect("varisat answers");
+            let sat = matches!(answer, Answer::Sat(_));
+            let track = Track(path);
+            assert_eq!(sat, solves(&level, &track), "case {case}: {track:?} on {level:?}");
+            if sat {
+                solving += 1;
+            } else {
+                failing += 1;
+            }
+        }
+    }
+    eprintln!("{solving} solving and {failing} failing tracks: the encoding agrees on each");
+    assert!(solving > 20 && failing > 100, "{solving} / {failing}");
+}

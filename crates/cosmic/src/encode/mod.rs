@@ -11,6 +11,7 @@
 //! ([`crate::puzzle`]).
 
 pub mod cycles;
+mod run;
 
 use crate::grid::Point;
 use crate::level::Level;
@@ -71,6 +72,7 @@ impl Encoding {
         enc.no_move_goes_straight_back(col);
         enc.every_entity_is_next_to_a_handled_cell(level, col, vm);
         enc.count_cells(col, vm);
+        enc.run_is_solved(level, col, vm);
         enc
     }
 

@@ -24,6 +24,9 @@ const WORLDS: [&str; 12] = [
     "12-any-sources",
 ];
 const MIN_PER_WORLD: usize = 3;
+/// Folders of the other puzzle, checked by their own tests
+/// (`crates/cosmic/tests/example_levels.rs`), not worlds of Freshly Frosted.
+const OTHER_PUZZLES: [&str; 1] = ["cosmic-express"];
 /// The levels stay small enough for every test that solves them to be quick.
 const MAX_SIDE: usize = 7;
 const MAX_FREE_CELLS: usize = 25;
@@ -47,13 +50,13 @@ fn levels_in(world: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Every world folder under `levels/`, sorted.
+/// Every world folder under `levels/` (not the other puzzle's), sorted.
 fn world_dirs() -> Vec<PathBuf> {
     let root = common::repo_levels();
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .map(|f| f.expect("entry").path())
-        .filter(|p| p.is_dir())
+        .filter(|p| p.is_dir() && !OTHER_PUZZLES.iter().any(|o| p.ends_with(o)))
         .collect();
     out.sort();
     out

@@ -360,8 +360,8 @@ fn solve_ctrl_c_stops_a_command_solver() {
     );
     assert!(matches!(run.code, Some(0 | 3)), "{}", run.stderr);
     assert!(run.stderr.contains("interrupted before"), "{}", run.stderr);
-    // The backend names its files `frosted-PID-STAMP.cnf`.
-    let prefix = format!("frosted-{}-", run.pid);
+    // The backend names its files `cegar-PID-STAMP.cnf`.
+    let prefix = format!("cegar-{}-", run.pid);
     let left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
         .expect("the temporary folder")
         .filter_map(|e| e.ok())

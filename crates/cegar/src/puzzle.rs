@@ -4,9 +4,9 @@
 //! second view of its formula for racing copies).
 //!
 //! The loop knows candidates only through this trait: it never looks inside
-//! one. A candidate is whatever the puzzle's answer is (a belt layout, a
-//! train's track); its *cost* is the number the loop pushes down (belts,
-//! track cells).
+//! one. A candidate is whatever the puzzle's answer is (a placement of
+//! pieces, a path); its *cost* is the number the loop pushes down (pieces
+//! placed, cells used).
 
 use crate::report::Nouns;
 use rustsat::instances::{Cnf, ManageVars};
@@ -88,7 +88,7 @@ pub trait LowerBound {
 pub struct Decision {
     /// True exactly when the decision is as in the candidate.
     pub keep: Lit,
-    /// The candidate pays for this decision (a belt on this cell).
+    /// The candidate pays for this decision (it costs a unit).
     pub costs: bool,
 }
 

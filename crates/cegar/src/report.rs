@@ -85,7 +85,8 @@ pub enum Claim {
     Nothing(Stop),
 }
 
-/// The puzzle's words for claims: "layout", "belt", "level".
+/// The puzzle's words for claims: what a candidate, a unit of cost and an
+/// instance are called.
 #[derive(Copy, Clone, Debug)]
 pub struct Nouns {
     pub candidate: &'static str,
@@ -96,7 +97,7 @@ pub struct Nouns {
 }
 
 impl Nouns {
-    /// "1 belt", "2 belts".
+    /// "1 unit", "2 units", in the puzzle's words.
     pub fn cost(&self, n: usize) -> String {
         match n {
             1 => format!("1 {}", self.unit),

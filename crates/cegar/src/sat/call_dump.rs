@@ -4,8 +4,8 @@
 //!
 //! A [`CallDump`] is fed every clause the solve loop gives its solver and, just
 //! before each call, writes `DIR/call-NNNN.cnf`: the clauses so far, then the
-//! call's assumptions as unit clauses, with `c` lines naming the belt variables
-//! (so `frosted decode` reads a model of it) and saying what the call was.
+//! call's assumptions as unit clauses, with `c` lines naming the puzzle's
+//! variables (so a model of it can be read back) and saying what the call was.
 //! It only watches: the solver itself is not wrapped and answers as usual.
 
 use super::dimacs;
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// The clauses of a solve so far, and where to write each call's formula.
 pub struct CallDump {
     dir: PathBuf,
-    /// Comments opening every file (the belt variables' names).
+    /// Comments opening every file (the puzzle's names of its variables).
     comments: Vec<String>,
     clauses: Vec<Clause>,
 }
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn writes_clauses_then_assumptions() {
-        let dir = std::env::temp_dir().join(format!("frosted-call-dump-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("cegar-call-dump-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut d = CallDump::new(&dir, vec!["names".into()]);
         d.add(&Clause::from([Lit::positive(0), Lit::negative(1)]));

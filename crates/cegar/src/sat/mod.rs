@@ -154,7 +154,7 @@ fn cadical_backend() -> Result<Box<dyn Backend>, String> {
 
 #[cfg(not(feature = "cadical"))]
 fn cadical_backend() -> Result<Box<dyn Backend>, String> {
-    Err("this frosted was built without the `cadical` feature (cargo build --features cadical, which needs libclang); use --solver varisat or --solver cmd:cadical".into())
+    Err("this program was built without the `cadical` feature (cargo build --features cadical, which needs libclang); use --solver varisat or --solver cmd:cadical".into())
 }
 
 #[cfg(feature = "cadical")]
@@ -343,7 +343,7 @@ impl Backend for CommandBackend {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let path = std::env::temp_dir().join(format!("frosted-{}-{stamp}.cnf", std::process::id()));
+        let path = std::env::temp_dir().join(format!("cegar-{}-{stamp}.cnf", std::process::id()));
         let mut text = String::new();
         dimacs::write_with_assumptions(&mut text, n_vars, self.clauses.iter(), assumptions, &[]);
         if !write_temp_file(&path, &text)? {

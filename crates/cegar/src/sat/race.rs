@@ -83,7 +83,7 @@ impl Race {
                 // If the thread cannot start, its sender fails at the first
                 // call and the race reports it.
                 let _ = thread::Builder::new()
-                    .name(format!("frosted-sat-{i}"))
+                    .name(format!("cegar-sat-{i}"))
                     .spawn(move || member(i, &solver, &rx, &done));
                 Member {
                     jobs,

@@ -3,9 +3,13 @@
 //! the fixed exit codes.
 
 mod bench;
+mod cosmic;
+mod cosmic_dump;
 mod dump;
 mod flags;
+mod front;
 mod interrupt;
+mod puzzle;
 mod report;
 mod simulate;
 mod solve;
@@ -134,7 +138,7 @@ pub fn out_json(value: &impl serde::Serialize) -> Result<(), CliError> {
 }
 
 /// The largest level or layout file read (the real levels are under 1 KiB).
-const MAX_LEVEL_BYTES: u64 = 1 << 20;
+pub const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
 /// Reads at most `limit` bytes from `source` (a file, or `-` for stdin), so that a
 /// huge file or an endless one (`/dev/zero`) is refused instead of read for ever;
@@ -143,15 +147,15 @@ pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Cl
     let name = display_name(source);
     let cannot = |e: std::io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
     let mut bytes = Vec::new();
-    let reader: Box<dyn Read> = if source == Path::new("-") {
-        Box::new(std::io::stdin())
+    if source == Path::new("-") {
+        bytes = read_stdin_once(limit).map_err(cannot)?;
     } else {
-        Box::new(std::fs::File::open(source).map_err(cannot)?)
-    };
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
+        std::fs::File::open(source)
+            .map_err(cannot)?
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+    }
     if bytes.len() as u64 > limit {
         let size = if limit >= 1 << 20 {
             format!("{} MiB", limit >> 20)
@@ -163,6 +167,18 @@ pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Cl
         )));
     }
     Ok(bytes)
+}
+
+/// Stdin, read once (at most `limit + 1` bytes) and kept: a level on stdin is
+/// read a first time to see which puzzle it is, then again to be parsed.
+fn read_stdin_once(limit: u64) -> std::io::Result<Vec<u8>> {
+    static STDIN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if let Some(bytes) = STDIN.get() {
+        return Ok(bytes.clone());
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().take(limit + 1).read_to_end(&mut bytes)?;
+    Ok(STDIN.get_or_init(|| bytes).clone())
 }
 
 /// How messages name an input file: its path, or `<stdin>` for `-`.

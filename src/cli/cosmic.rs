@@ -116,7 +116,7 @@ fn event_line(level: &Level, e: &Event) -> String {
 /// Where the engine and each car handled at moment `t` stand, and what each
 /// car holds after it: `moment 3: engine (3,4); car 0 (2,4) orange alien`.
 fn moment_line(path: &[Point], t: usize, train: &Train) -> String {
-    let mut line = format!("moment {t}: engine {}", path[t]);
+    let mut line = format!("moment {t}: engine on {}", path[t]);
     for (i, car) in train.cars().iter().enumerate() {
         let Some(cell) = t.checked_sub(1 + i).and_then(|k| path.get(k)) else {
             break;
@@ -126,7 +126,7 @@ fn moment_line(path: &[Point], t: usize, train: &Train) -> String {
             None => "empty".to_string(),
         };
         let goop = if car.gooped { ", gooped" } else { "" };
-        line.push_str(&format!("; car {i} {cell} {holds}{goop}"));
+        line.push_str(&format!("; car {i} on {cell}: {holds}{goop}"));
     }
     line.push('\n');
     line

@@ -26,8 +26,9 @@ pub fn variable_comments(level: &CeLevel, enc: &Encoding) -> Vec<String> {
             enc.cells.len(),
             enc.moves.len()
         ),
-        "cell variables: `c cell VAR X Y`: the track uses (X,Y)".into(),
-        "move variables: `c move VAR X1 Y1 X2 Y2`: the track goes from (X1,Y1) to (X2,Y2)".into(),
+        "a variable per cell: `c cell VAR X Y`: the track uses (X,Y)".into(),
+        "a variable per move: `c move VAR X1 Y1 X2 Y2`: the track goes from (X1,Y1) to (X2,Y2)"
+            .into(),
     ];
     for (c, p) in enc.cells.enumerate() {
         out.push(format!("cell {} {} {}", enc.on[c].to_ipasir(), p.x, p.y));

@@ -14,9 +14,9 @@ use std::path::Path;
 /// The two puzzles, as `--puzzle` names them.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Puzzle {
-    /// Freshly Frosted: a text grid of belts, sources and targets.
+    // Freshly Frosted: a text grid of belts, sources and targets.
     Frosted,
-    /// Cosmic Express: a JSON level; the answer is a track.
+    // Cosmic Express: a JSON level; the answer is a track.
     Cosmic,
 }
 

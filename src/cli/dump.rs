@@ -20,15 +20,8 @@ pub struct DumpArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub puzzle: PuzzleFlag,
-    /// Add unit clauses bounding the layout to at most K belts (Cosmic
-    /// Express: the track to at most K cells). `--max-cost` is the same flag.
-    #[arg(
-        long,
-        visible_alias = "max-cost",
-        value_name = "K",
-        allow_negative_numbers = true
-    )]
-    pub max_belts: Option<usize>,
+    #[command(flatten)]
+    pub max: super::flags::MaxCost,
     /// Leave out the searching-mode strengthening (a pure relaxation: UNSAT then
     /// proves that no layout solves the level).
     #[arg(long)]
@@ -64,11 +57,11 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag));
-        return cosmic_dump::dump_cnf(&a.level, a.output.as_ref(), a.max_belts, freshly_only);
+        return cosmic_dump::dump_cnf(&a.level, a.output.as_ref(), a.max.max_belts, freshly_only);
     }
     let level = load_level(&a.level)?;
     let dump = crate::encode::Dump {
-        max_belts: a.max_belts,
+        max_belts: a.max.max_belts,
         relaxed: a.relaxed,
         acyclic: a.acyclic,
         assume: a.assume.clone(),

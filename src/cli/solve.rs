@@ -1,7 +1,7 @@
 //! `frosted solve`: the solve loop on a worker thread, with progress lines, a
 //! hard timeout and Ctrl-C, and its report on stdout and stderr.
 
-use super::flags::{timeout, Settings, SolveFlags};
+use super::flags::{timeout, MaxCost, Settings, SolveFlags};
 use super::front::{Cosmic, Front, Frosted};
 use super::puzzle::{load_ce_level, Puzzle, PuzzleFlag};
 use super::report::{
@@ -26,16 +26,8 @@ pub struct Args {
     /// `solved`), without minimising its cost.
     #[arg(long)]
     pub first: bool,
-    /// Only look for layouts with at most K belts (Cosmic Express: tracks of
-    /// at most K cells, entrance and exit included); `unsolvable` then means
-    /// "none with at most K". `--max-cost` is the same flag, for either puzzle.
-    #[arg(
-        long,
-        visible_alias = "max-cost",
-        value_name = "K",
-        allow_negative_numbers = true
-    )]
-    pub max_belts: Option<usize>,
+    #[command(flatten)]
+    pub max: MaxCost,
     /// Give up after this many seconds: the best layout so far is `solved`, no
     /// layout is `unknown` (exit 3).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
@@ -86,7 +78,7 @@ fn settings(a: &Args) -> Result<Settings, CliError> {
     }
     let opts = &mut settings.opts;
     opts.first = a.first;
-    opts.max_cost = a.max_belts;
+    opts.max_cost = a.max.max_belts;
     opts.timeout = timeout;
     opts.dump_calls = a.dump_calls.clone();
     Ok(settings)

@@ -230,3 +230,29 @@ fn ce_verify_agrees_with_every_judged_verdict() {
     }
     assert!(compared >= 255, "only {compared} verdicts");
 }
+
+/// Ctrl-C while `solve` proves a Cosmic Express track minimal (Andromeda 7
+/// takes minutes): the best track so far is `solved`, exit 0, and `verify`
+/// accepts what it printed.
+#[cfg(unix)]
+#[test]
+fn ce_solve_ctrl_c_reports_the_best_track() {
+    let Some(root) = ce_levels() else { return };
+    let dir = scratch("ce_solve_ctrl_c", &[]);
+    std::fs::copy(root.join("Andromeda/Andromeda 7.json"), dir.join("a7.json")).expect("copy");
+    let run = crate::interrupted_run(&dir, &["solve", "a7.json"], libc::SIGINT, false, |l| {
+        l.starts_with("progress:") && !l.contains("best none")
+    });
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let claim = "claim: verified by the simulator; interrupted before proving it minimal";
+    assert!(run.stderr.contains(claim), "{}", run.stderr);
+    assert!(run.stderr.contains("\ncells: "), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("{\"level\": \"a7\", \"path\": [[0,4],"),
+        "{}",
+        run.stdout
+    );
+    std::fs::write(dir.join("track.txt"), &run.stdout).expect("write track");
+    let verify = run_in(&dir, &["verify", "a7.json", "track.txt"]);
+    assert!(verify.starts_with("exit: 0"), "{verify}");
+}

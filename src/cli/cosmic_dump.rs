@@ -10,37 +10,6 @@ use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Clause;
 use std::path::{Path, PathBuf};
 
-/// The `c` lines of a dump: what the formula is, and a line per variable
-/// that names a cell (`c cell VAR X Y`) or a move (`c move VAR X1 Y1 X2 Y2`).
-pub fn variable_comments(level: &CeLevel, enc: &Encoding) -> Vec<String> {
-    let l = &level.level;
-    let mut out = vec![
-        format!(
-            "cosmic-express encoding of the {}x{} level {} ({} car{}) with {} track cells \
-             (entrance and exit included) and {} moves",
-            l.width,
-            l.height,
-            level.name,
-            l.length,
-            if l.length == 1 { "" } else { "s" },
-            enc.cells.len(),
-            enc.moves.len()
-        ),
-        "a variable per cell: `c cell VAR X Y`: the track uses (X,Y)".into(),
-        "a variable per move: `c move VAR X1 Y1 X2 Y2`: the track goes from (X1,Y1) to (X2,Y2)"
-            .into(),
-    ];
-    for (c, p) in enc.cells.enumerate() {
-        out.push(format!("cell {} {} {}", enc.on[c].to_ipasir(), p.x, p.y));
-    }
-    for m in enc.moves.iter() {
-        let (a, b) = (enc.cells[m.from], enc.cells[m.to]);
-        let var = m.lit.to_ipasir();
-        out.push(format!("move {var} {} {} {} {}", a.x, a.y, b.x, b.y));
-    }
-    out
-}
-
 /// The first-iteration CNF of a Cosmic Express level, bounded to tracks of at
 /// most `max_cells` cells if asked.
 pub fn dimacs_text(level: &CeLevel, max_cells: Option<usize>) -> String {
@@ -48,7 +17,8 @@ pub fn dimacs_text(level: &CeLevel, max_cells: Option<usize>) -> String {
     let mut cnf = Cnf::new();
     let mut enc = Encoding::new(&level.level, &mut cnf, &mut vars);
     let mut clauses: Vec<Clause> = cnf.into_iter().collect();
-    let mut comments = variable_comments(level, &enc);
+    let mut comments = vec![format!("level {}", level.name)];
+    comments.extend(enc.variable_comments(&level.level));
     let mut assumptions = Vec::new();
     if let Some(k) = max_cells.filter(|&k| k < enc.cells.len()) {
         clauses.extend(enc.cells_used.encode_at_most(k, &mut vars));

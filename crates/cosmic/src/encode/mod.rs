@@ -11,6 +11,7 @@
 //! ([`crate::puzzle`]).
 
 pub mod cycles;
+mod names;
 
 use crate::grid::Point;
 use crate::level::Level;

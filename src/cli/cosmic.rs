@@ -26,15 +26,26 @@ struct VerdictJson {
     solved: bool,
 }
 
+/// The level and the track `command` needs: without a track, the level is
+/// still read (a level that does not parse says so first).
+fn load_with_track(
+    level: &Path,
+    track: Option<&Path>,
+    command: &str,
+) -> Result<(CeLevel, Track), CliError> {
+    let Some(track) = track else {
+        load_ce_level(level)?;
+        return Err(CliError::bad_input(format!(
+            "a Cosmic Express level has no track of its own: give the track file too \
+             (`frosted {command} LEVEL TRACK`)"
+        )));
+    };
+    load_ce_pair(level, track)
+}
+
 /// `frosted verify LEVEL TRACK` on a Cosmic Express level.
 pub fn verify(level: &Path, track: Option<&Path>, json: bool) -> Result<i32, CliError> {
-    let Some(track) = track else {
-        return Err(CliError::bad_input(
-            "a Cosmic Express level has no track of its own: give the track file too \
-             (`frosted verify LEVEL TRACK`)",
-        ));
-    };
-    let (lv, track) = load_ce_pair(level, track)?;
+    let (lv, track) = load_with_track(level, track, "verify")?;
     let verdict = judge(&lv.level, &track);
     if json {
         let outcome = simulate(&lv.level, &track);
@@ -178,13 +189,7 @@ pub fn simulate_run(
     track: Option<&Path>,
     ticks: Option<u32>,
 ) -> Result<i32, CliError> {
-    let Some(track) = track else {
-        return Err(CliError::bad_input(
-            "a Cosmic Express level has no track of its own: give the track file too \
-             (`frosted simulate LEVEL TRACK`)",
-        ));
-    };
-    let (lv, track) = load_ce_pair(level, track)?;
+    let (lv, track) = load_with_track(level, track, "simulate")?;
     let mut text = cosmic_express::show_track(&lv.level, &track);
     text.push_str(&format!(
         "{} cells, {} car{}\n\n",

@@ -256,3 +256,35 @@ fn ce_solve_ctrl_c_reports_the_best_track() {
     let verify = run_in(&dir, &["verify", "a7.json", "track.txt"]);
     assert!(verify.starts_with("exit: 0"), "{verify}");
 }
+
+/// Output that cannot be written is an error with exit 2 on Cosmic Express
+/// levels too (every command writes through the same `out`).
+#[test]
+fn ce_output_that_cannot_be_written_is_an_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("SKIPPED: no /dev/full on this system");
+        return;
+    };
+    let d = dir("ce_full");
+    for args in [
+        &["show", "tiny.json"][..],
+        &["verify", "tiny.json", "solved.json"],
+        &["simulate", "tiny.json", "solved.json"],
+        &["solve", "tiny.json"],
+        &["solve", "--json", "tiny.json"],
+        &["dump-cnf", "tiny.json"],
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_frosted"))
+            .args(args)
+            .current_dir(&d)
+            .stdout(full.try_clone().expect("a second handle on /dev/full"))
+            .output()
+            .expect("frosted runs");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write to stdout: "),
+            "{args:?}: {stderr}"
+        );
+    }
+}

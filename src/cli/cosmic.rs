@@ -150,6 +150,7 @@ fn run_text(lv: &CeLevel, track: &Track, limit: Option<usize>) -> String {
     let mut events = Vec::new();
     let mut text = String::new();
     let last = path.len().saturating_sub(2);
+    text.push_str("each moment: the engine's cell, and each handled car's cell and what it holds after the moment\n");
     for t in 1..=last {
         if limit.is_some_and(|n| t > n) {
             text.push_str(&format!(

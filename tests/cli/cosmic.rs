@@ -93,6 +93,8 @@ fn ce_bad_input() {
     assert_cmd_snapshot!(&d, &["verify", "tiny.json"]);
     assert_cmd_snapshot!(&d, &["show", "--puzzle", "frosted", "tiny.json"]);
     assert_cmd_snapshot!(&d, &["dump-cnf", "tiny.json", "--relaxed"]);
+    std::fs::write(d.join("ff.txt"), "+> . ->\n").expect("a Freshly Frosted level");
+    assert_cmd_snapshot!(&d, &["solve", "--puzzle", "cosmic", "ff.txt"]);
 }
 
 #[test]
@@ -178,6 +180,15 @@ fn ce_bench() {
     snap!(run_in(&d, &args), &args);
     let table = run_in(&d, &["bench", "--threads", "1", "."]);
     assert!(table.contains("status  cells iterations"), "{table}");
+    // With a Freshly Frosted level beside it, the column is the `cost`;
+    // `--puzzle` keeps the levels of one puzzle.
+    std::fs::write(d.join("ff.txt"), "+> . ->\n").expect("a Freshly Frosted level");
+    let mixed = run_in(&d, &["bench", "--threads", "1", "."]);
+    assert!(mixed.contains("status   cost iterations"), "{mixed}");
+    assert!(mixed.contains("total: 2 levels, 2 optimal"), "{mixed}");
+    let only = run_in(&d, &["bench", "--threads", "1", "--puzzle", "frosted", "."]);
+    assert!(only.contains("status  belts iterations"), "{only}");
+    assert!(only.contains("total: 1 level, 1 optimal"), "{only}");
 }
 
 /// `../shared/ce-levels`, or `None` with a SKIPPED line when absent (never

@@ -3,6 +3,7 @@
 //! table or a JSON object with the totals.
 
 use super::flags::{at_least_one, timeout, SolveFlags};
+use super::puzzle::{Puzzle, PuzzleFlag};
 use super::{interrupt, out, out_json, CliError, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -10,9 +11,16 @@ use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// A folder: every level file under it (recursively) is solved; files named
-    /// `*.solution.txt` or `*.wrong.txt`, and the `judged` folder, are skipped.
+    /// A folder: every level file under it (recursively) is solved: `*.txt`
+    /// (Freshly Frosted) and `*.json` (Cosmic Express); files named
+    /// `*.solution.txt`, `*.wrong.txt` or `*.path.json`, and the `judged`
+    /// folder, are skipped. The table's cost column is `belts` for Freshly
+    /// Frosted levels, `cells` for Cosmic Express ones (`cost` for a mix).
     pub dir: PathBuf,
+    /// Only the levels of this puzzle (`*.txt` for frosted, `*.json` for
+    /// cosmic), each solved with `--puzzle` given.
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
     /// Seconds allowed per level.
     #[arg(
         long,
@@ -45,6 +53,8 @@ pub struct BenchArgs {
 struct Run {
     status: String,
     belts: Option<u64>,
+    /// A Cosmic Express track's cells, in place of `belts`.
+    cells: Option<u64>,
     iterations: Option<u64>,
     seconds: f64,
     best_seconds: Option<f64>,
@@ -58,6 +68,9 @@ struct Run {
 struct Row {
     belts: Option<u64>,
     best_seconds: Option<f64>,
+    /// A Cosmic Express level's track cells (its `belts` are null).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cells: Option<u64>,
     /// Why a run could not give a status (the first such run's reason).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -98,7 +111,7 @@ struct BenchJson<'a> {
 /// The level files under `dir`, in name order: every `.txt` file but solutions
 /// (`.solution.txt`, `.wrong.txt`), in subfolders too, except `judged/`, hidden
 /// folders and links to folders.
-fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn level_files(dir: &Path, only: Option<Puzzle>, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<(PathBuf, bool)> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok())
         // `file_type` does not follow symlinks: a link to a folder is not
@@ -114,23 +127,32 @@ fn level_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             .unwrap_or_default();
         if is_dir {
             if name != "judged" && !name.starts_with('.') {
-                level_files(&p, out)?;
+                level_files(&p, only, out)?;
             }
-        } else if name.ends_with(".txt")
-            && !name.ends_with(".solution.txt")
-            && !name.ends_with(".wrong.txt")
-            && p.is_file()
-        {
+        } else if is_level_name(&name, only) && p.is_file() {
             out.push(p);
         }
     }
     Ok(())
 }
 
+/// Whether a file name is a level's: `*.txt` (Freshly Frosted) but
+/// solutions, `*.json` (Cosmic Express) but tracks, of the puzzle `only`.
+fn is_level_name(name: &str, only: Option<Puzzle>) -> bool {
+    let frosted =
+        name.ends_with(".txt") && !name.ends_with(".solution.txt") && !name.ends_with(".wrong.txt");
+    let cosmic = name.ends_with(".json") && !name.ends_with(".path.json");
+    match only {
+        None => frosted || cosmic,
+        Some(Puzzle::Frosted) => frosted,
+        Some(Puzzle::Cosmic) => cosmic,
+    }
+}
+
 /// The level files under `dir`, checked to be some.
-fn level_files_under(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+fn level_files_under(dir: &Path, only: Option<Puzzle>) -> Result<Vec<PathBuf>, CliError> {
     let mut files = Vec::new();
-    level_files(dir, &mut files)
+    level_files(dir, only, &mut files)
         .map_err(|e| CliError::bad_input(format!("cannot read {}: {e}", dir.display())))?;
     if files.is_empty() {
         return Err(CliError::bad_input(format!(
@@ -161,6 +183,7 @@ impl Bench<'_> {
             .arg("solve")
             .arg(file)
             .args(["--json", "--timeout", &self.args.timeout.to_string()])
+            .args(self.puzzle_args())
             .args(flags.child_args())
             .output();
         match output {
@@ -183,11 +206,20 @@ impl Bench<'_> {
         runs
     }
 
-    /// The table's head line.
-    fn head(&self) -> String {
+    /// `--puzzle P` when the bench was given it.
+    fn puzzle_args(&self) -> Vec<&'static str> {
+        match self.args.puzzle.puzzle {
+            None => vec![],
+            Some(Puzzle::Frosted) => vec!["--puzzle", "frosted"],
+            Some(Puzzle::Cosmic) => vec!["--puzzle", "cosmic"],
+        }
+    }
+
+    /// The table's head line; `cost` names the cost column.
+    fn head(&self, cost: &str) -> String {
         let mut head = format!(
             "{:<44} {:>10} {:>6} {:>10} {:>9}",
-            "level", "status", "belts", "iterations", "seconds"
+            "level", "status", cost, "iterations", "seconds"
         );
         if self.seeded {
             head += &format!(" {:>9} {:>9}", "fastest", "slowest");
@@ -201,6 +233,7 @@ fn run_error(t: Instant, why: String) -> Run {
     Run {
         status: "error".to_string(),
         belts: None,
+        cells: None,
         iterations: None,
         seconds: t.elapsed().as_secs_f64(),
         best_seconds: None,
@@ -221,6 +254,7 @@ fn level_row(level: String, mut runs: Vec<Run>, seeded: bool) -> Row {
     Row {
         belts: median.belts,
         best_seconds: median.best_seconds,
+        cells: median.cells,
         error,
         fastest: seeded.then_some(fastest),
         iterations: median.iterations,
@@ -243,7 +277,7 @@ fn table_line(row: &Row) -> String {
     let mut line = format!(
         " {:>10} {:>6} {:>10} {:>9.2}",
         row.status,
-        dash(row.belts),
+        dash(row.belts.or(row.cells)),
         dash(row.iterations),
         row.seconds
     );
@@ -304,7 +338,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     a.flags.settings()?;
     timeout(a.timeout)?;
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
-    let files = level_files_under(&a.dir)?;
+    let files = level_files_under(&a.dir, a.puzzle.puzzle)?;
     let exe = std::env::current_exe()
         .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
     let bench = Bench {
@@ -316,7 +350,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     // has; the bench then stops after that level and prints what it has.
     interrupt::catch();
     if !a.json {
-        out(&bench.head())?;
+        out(&bench.head(cost_column(&files, a.puzzle.puzzle)))?;
     }
     let mut rows = Vec::new();
     for f in &files {
@@ -346,6 +380,20 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
         }
     }
     finish(&a, &rows, files.len())
+}
+
+/// The cost column's name: `belts` when every level is Freshly Frosted,
+/// `cells` when every one is Cosmic Express, `cost` for a mix.
+fn cost_column(files: &[PathBuf], forced: Option<Puzzle>) -> &'static str {
+    let cosmic = files
+        .iter()
+        .filter(|f| Puzzle::of_file(f, forced) == Puzzle::Cosmic)
+        .count();
+    match cosmic {
+        0 => "belts",
+        n if n == files.len() => "cells",
+        _ => "cost",
+    }
 }
 
 /// Prints the totals (or the JSON object) and says whether the bench is

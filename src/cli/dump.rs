@@ -1,8 +1,10 @@
 //! `frosted dump-cnf` and `frosted decode`: the level's formula for an outside
 //! SAT solver, and the layout in that solver's model.
 
+use super::puzzle::{Puzzle, PuzzleFlag};
 use super::{
-    display_name, load_level, out, read_bounded, CliError, EXIT_NO, EXIT_OK, EXIT_UNKNOWN,
+    cosmic_dump, display_name, load_level, out, read_bounded, CliError, EXIT_NO, EXIT_OK,
+    EXIT_UNKNOWN,
 };
 use crate::encode::Encoding;
 use crate::sat::{dimacs, Answer};
@@ -16,9 +18,10 @@ pub struct DumpArgs {
     /// Write the CNF here instead of stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Add unit clauses bounding the layout to at most K belts.
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
-    pub max_belts: Option<usize>,
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
+    #[command(flatten)]
+    pub max: super::flags::MaxCost,
     /// Leave out the searching-mode strengthening (a pure relaxation: UNSAT then
     /// proves that no layout solves the level).
     #[arg(long)]
@@ -46,9 +49,19 @@ pub struct DumpArgs {
 }
 
 pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
+    if Puzzle::of_file(&a.level, a.puzzle.puzzle) == Puzzle::Cosmic {
+        let freshly_only = [
+            (a.relaxed, "--relaxed"),
+            (a.acyclic, "--acyclic"),
+            (!a.assume.is_empty(), "--assume"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag));
+        return cosmic_dump::dump_cnf(&a.level, a.output.as_ref(), a.max.max_belts, freshly_only);
+    }
     let level = load_level(&a.level)?;
     let dump = crate::encode::Dump {
-        max_belts: a.max_belts,
+        max_belts: a.max.max_belts,
         relaxed: a.relaxed,
         acyclic: a.acyclic,
         assume: a.assume.clone(),
@@ -71,6 +84,8 @@ pub struct DecodeArgs {
     /// The SAT solver's output: `s SATISFIABLE` and `v` lines, or MiniSat's
     /// result file (`SAT` and the model); `-` for stdin.
     pub model: PathBuf,
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
 }
 
 /// Room for a solver's comment lines in a model file, and for the variables
@@ -80,15 +95,23 @@ const MODEL_SLACK_BYTES: u64 = 64 << 20;
 /// Room for one variable's value in a model file (`-12345678 `, with margin).
 const MODEL_BYTES_PER_VAR: u64 = 24;
 
+/// The largest model file read for a formula of `n_vars` variables: a model
+/// names each variable once, a few bytes each, plus room. Anything much
+/// larger is not a model of this level's CNFs (and `/dev/zero` would be
+/// read for ever).
+pub fn model_limit(n_vars: u32) -> u64 {
+    MODEL_SLACK_BYTES + MODEL_BYTES_PER_VAR * u64::from(n_vars)
+}
+
 pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
+    if Puzzle::of_file(&a.level, a.puzzle.puzzle) == Puzzle::Cosmic {
+        return cosmic_dump::decode(&a.level, &a.model);
+    }
     let level = load_level(&a.level)?;
     let mut vars = BasicVarManager::default();
     let mut cnf = Cnf::new();
     let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
-    // A model names each variable once: a few bytes per variable, plus room.
-    // Anything much larger is not a model of this level's CNFs (and `/dev/zero`
-    // would be read for ever).
-    let limit = MODEL_SLACK_BYTES + MODEL_BYTES_PER_VAR * vars.n_used() as u64;
+    let limit = model_limit(vars.n_used());
     let bytes = read_bounded(&a.model, limit, "a model of this level's CNF")?;
     let text = String::from_utf8_lossy(&bytes);
     match dimacs::parse_output(&text, vars.n_used())

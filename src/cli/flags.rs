@@ -84,6 +84,22 @@ pub struct SolveFlags {
     pub encoding: EncodingFlags,
 }
 
+/// `--max-belts K` (alias `--max-cost`), shared by `solve` and `dump-cnf`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MaxCost {
+    /// At most K belts (Cosmic Express: a track of at most K cells, entrance
+    /// and exit included): `solve` looks only at those (`unsolvable` then
+    /// means "none with at most K"), `dump-cnf` adds unit clauses bounding
+    /// the count. `--max-cost` is the same flag, for either puzzle.
+    #[arg(
+        long,
+        visible_alias = "max-cost",
+        value_name = "K",
+        allow_negative_numbers = true
+    )]
+    pub max_belts: Option<usize>,
+}
+
 /// The flags that shape the encoding, shared by `solve`, `bench` and
 /// `dump-cnf` (so that a dumped CNF is the one `solve` works on).
 #[derive(clap::Args, Debug, Clone)]

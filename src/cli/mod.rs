@@ -3,9 +3,13 @@
 //! the fixed exit codes.
 
 mod bench;
+mod cosmic;
+mod cosmic_dump;
 mod dump;
 mod flags;
+mod front;
 mod interrupt;
+mod puzzle;
 mod report;
 mod simulate;
 mod solve;
@@ -30,11 +34,15 @@ pub const EXIT_UNKNOWN: i32 = 3;
 #[command(
     name = "frosted",
     version,
-    about = "Solve, verify and simulate Freshly Frosted levels",
-    long_about = "Solve, verify and simulate Freshly Frosted levels.\n\n\
-A level is a text grid (see the rules' section 2): `.` is floor where belts may go, \
+    about = "Solve, verify and simulate Freshly Frosted and Cosmic Express levels",
+    long_about = "Solve, verify and simulate Freshly Frosted and Cosmic Express levels.\n\n\
+A Freshly Frosted level is a text grid (see the rules' section 2): `.` is floor where belts may go, \
 `^ v < >` are belts, `+d` sources, `-d` targets, and so on. A layout is the same file \
-with belts written on some `.` cells. A file argument `-` reads stdin.\n\n\
+with belts written on some `.` cells. A Cosmic Express level is a JSON file (its rules' \
+section 2); its answer is a track, as JSON {\"path\": [[x, y], ...]} or as the text grid \
+with arrows (section 7). A level file whose first non-blank character is `{` is taken for \
+Cosmic Express, any other for Freshly Frosted; `--puzzle frosted|cosmic` says which. \
+A file argument `-` reads stdin.\n\n\
 Exit codes: 0 solved, 1 not solved (or proved unsolvable), 2 bad input, 3 unknown (timeout).",
     after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted solve LEVEL | frosted verify LEVEL -\n  frosted simulate LEVEL LAYOUT --trace --ticks 20"
 )]
@@ -45,21 +53,33 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Judge a layout: run the exact simulation and check the rules' section 5.
+    /// Judge a layout (or track): run the exact simulation and check the rules' section 5.
     ///
     /// With one file, the level's own belts are the layout. Exit 0 when the layout
     /// solves the level, 1 when it does not (with the reason), 2 on bad input.
+    /// Cosmic Express: `verify LEVEL TRACK` prints the judge's verdict of its
+    /// rules' section 7.3 (`solved: REASON` or `not solved: REASON`).
     Verify(verify::Args),
     /// Show a layout tick by tick: donuts (kind digits) on unicode belts, waiting
     /// counters, splitter and crossover states, and the deliveries so far.
+    ///
+    /// Cosmic Express: the track drawn, then the train's run moment by moment
+    /// (where the engine and each car are, what each car holds, boardings,
+    /// deliveries and ties), what is left at the end, and the verdict.
     Simulate(simulate::Args),
     /// Draw a level with unicode belts and entities.
-    Show(simulate::ShowArgs),
-    /// Find a layout with the fewest belts: SAT encoding plus simulation (CEGAR).
     ///
-    /// Prints the layout on stdout in the level format. On stderr: a progress
+    /// Cosmic Express: the text grid of its rules' section 7.2, with the track
+    /// drawn as arrows when a track file is given.
+    Show(simulate::ShowArgs),
+    /// Find a layout with the fewest belts (or a track with the fewest cells):
+    /// SAT encoding plus simulation (CEGAR).
+    ///
+    /// Prints the layout on stdout in the level format (Cosmic Express: the
+    /// track as the text grid, then as the JSON line {"level": NAME, "path":
+    /// [...]}, NAME the file name without `.json`). On stderr: a progress
     /// line every two seconds (during a long SAT call too), then a summary:
-    /// status, what it claims, belts, iterations, formula size, and where the
+    /// status, what it claims, belts (cells), iterations, formula size, and where the
     /// time went (SAT calls split into searching, improving the best layout, and
     /// proving, plus when the best layout was found).
     /// Ctrl-C (or SIGTERM) stops it as a timeout does (the best verified layout
@@ -69,6 +89,9 @@ pub enum Command {
     Solve(solve::Args),
     /// Write the first-iteration CNF in DIMACS, with `c` lines naming each belt
     /// variable's cell and direction.
+    ///
+    /// Cosmic Express: the track encoding, with `c cell VAR X Y` and `c move
+    /// VAR X1 Y1 X2 Y2` lines naming its variables.
     DumpCnf(dump::DumpArgs),
     /// Read a SAT solver's output (`s SATISFIABLE` and `v` lines, or MiniSat's
     /// result file) for a dumped CNF and print the layout it encodes.
@@ -78,12 +101,14 @@ pub enum Command {
     /// (`solve` is the loop that rejects those). A model that does not set
     /// exactly one option (none or a belt direction) on every free cell is not
     /// a model of this level's CNF: bad input.
+    /// Cosmic Express: the track the model's moves make from the entrance, in
+    /// both forms, and the simulator's verdict on it.
     /// Exit 0 decoded (solved or not), 1 the solver said UNSATISFIABLE,
     /// 3 UNKNOWN, 2 bad input.
     Decode(dump::DecodeArgs),
     /// Solve every level under a folder and print a table.
     ///
-    /// One row per level: status, belts, iterations, seconds, and when the best
+    /// One row per level: status, belts (cells), iterations, seconds, and when the best
     /// layout was found ("best at"), then the totals. A level that could not be
     /// run (a file that does not parse, a crash) gets the status `error` and a
     /// line saying why. With --json, a line per level on stderr shows progress.
@@ -134,7 +159,7 @@ pub fn out_json(value: &impl serde::Serialize) -> Result<(), CliError> {
 }
 
 /// The largest level or layout file read (the real levels are under 1 KiB).
-const MAX_LEVEL_BYTES: u64 = 1 << 20;
+pub const MAX_LEVEL_BYTES: u64 = 1 << 20;
 
 /// Reads at most `limit` bytes from `source` (a file, or `-` for stdin), so that a
 /// huge file or an endless one (`/dev/zero`) is refused instead of read for ever;
@@ -143,15 +168,15 @@ pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Cl
     let name = display_name(source);
     let cannot = |e: std::io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
     let mut bytes = Vec::new();
-    let reader: Box<dyn Read> = if source == Path::new("-") {
-        Box::new(std::io::stdin())
+    if source == Path::new("-") {
+        bytes = read_stdin_once(limit).map_err(cannot)?;
     } else {
-        Box::new(std::fs::File::open(source).map_err(cannot)?)
-    };
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
+        std::fs::File::open(source)
+            .map_err(cannot)?
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+    }
     if bytes.len() as u64 > limit {
         let size = if limit >= 1 << 20 {
             format!("{} MiB", limit >> 20)
@@ -163,6 +188,18 @@ pub fn read_bounded(source: &Path, limit: u64, what: &str) -> Result<Vec<u8>, Cl
         )));
     }
     Ok(bytes)
+}
+
+/// Stdin, read once (at most `limit + 1` bytes) and kept: a level on stdin is
+/// read a first time to see which puzzle it is, then again to be parsed.
+fn read_stdin_once(limit: u64) -> std::io::Result<Vec<u8>> {
+    static STDIN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if let Some(bytes) = STDIN.get() {
+        return Ok(bytes.clone());
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin().take(limit + 1).read_to_end(&mut bytes)?;
+    Ok(STDIN.get_or_init(|| bytes).clone())
 }
 
 /// How messages name an input file: its path, or `<stdin>` for `-`.

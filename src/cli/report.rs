@@ -4,30 +4,28 @@
 //! loop's `Report` and `Progress` is here, so that a change to them shows in
 //! this module alone.
 
+use super::front::Front;
 use super::{EXIT_NO, EXIT_OK, EXIT_UNKNOWN};
-use crate::level::Level;
 use cegar::{Status, Stop};
-use freshly_frosted::puzzle::NOUNS;
 use serde::Serialize;
+use serde_json::Value;
 use std::time::{Duration, Instant};
 
-/// The loop's report and progress on a level.
-pub type Report = cegar::Report<Level>;
-pub type Progress = cegar::Progress<Level>;
+/// The loop's report and progress on a level of the puzzle `F`.
+pub type Report<F> = cegar::Report<<F as Front>::Candidate>;
+pub type Progress<F> = cegar::Progress<<F as Front>::Candidate>;
 
-/// `solve --json`: the fields in the order of the output (alphabetical, as
-/// `serde_json::json!` printed them before).
+/// `solve --json` but for the puzzle's own fields (the cost, the candidate
+/// and the proof's bound, named by [`Front`]), which [`report_json`] adds:
+/// a JSON object's keys come out in alphabetical order.
 #[derive(Serialize)]
-pub struct ReportJson {
-    belts: Option<usize>,
+struct ReportJson {
     best_seconds: Option<f64>,
     claim: String,
     clauses: usize,
     counterexamples: usize,
     iterations: usize,
-    layout: Option<String>,
     loop_clauses: usize,
-    proof: Option<ProofJson>,
     second_view: Option<SecondViewJson>,
     seconds: f64,
     solver: String,
@@ -35,14 +33,6 @@ pub struct ReportJson {
     threads: usize,
     times: TimesJson,
     variables: u32,
-}
-
-/// No layout with at most `max_belts` belts (`None`: of any size) solves the
-/// level, proved `by` "sat" or "chain bound".
-#[derive(Serialize)]
-struct ProofJson {
-    by: &'static str,
-    max_belts: Option<usize>,
 }
 
 /// The racing copies' second view of the formula.
@@ -65,22 +55,34 @@ struct TimesJson {
     simulate: f64,
 }
 
-/// The JSON object for a report.
-pub fn report_json(r: &Report) -> ReportJson {
+/// The JSON object for a report: the shared fields, then the puzzle's own:
+/// the cost (`belts`, `cells`), the candidate (`layout`, `path`), and the
+/// proof, null or {"max_belts" (or "max_cells"): K, "by": "sat" or "chain
+/// bound"}: no candidate costing at most K (null: any) solves the level.
+pub fn report_json<F: Front>(front: &F, r: &Report<F>) -> Value {
+    let mut json = serde_json::to_value(shared_json::<F>(r)).unwrap_or_default();
+    if let Value::Object(map) = &mut json {
+        map.insert(F::COST.into(), serde_json::json!(r.cost));
+        let candidate = r.candidate.as_ref().map(|c| front.json(c));
+        map.insert(F::CANDIDATE.into(), candidate.unwrap_or(Value::Null));
+        let proof = r.proof().map(
+            |p| serde_json::json!({"by": p.by.name(), format!("max_{}", F::COST): p.max_cost}),
+        );
+        map.insert("proof".into(), proof.unwrap_or(Value::Null));
+    }
+    json
+}
+
+/// The fields of `solve --json` that both puzzles have.
+fn shared_json<F: Front>(r: &Report<F>) -> ReportJson {
     let t = &r.times;
     ReportJson {
-        belts: r.cost,
         best_seconds: r.best_at.map(|t| t.as_secs_f64()),
-        claim: r.claim.describe(r.cost, &NOUNS),
+        claim: r.claim.describe(r.cost, &F::NOUNS),
         clauses: r.counts.clauses,
         counterexamples: r.counts.counterexamples,
         iterations: r.counts.iterations,
-        layout: r.candidate.as_ref().map(|l| l.to_string()),
         loop_clauses: r.counts.lemmas,
-        proof: r.proof().map(|p| ProofJson {
-            by: p.by.name(),
-            max_belts: p.max_cost,
-        }),
         second_view: r.counts.second_view.map(|v| SecondViewJson {
             clauses: v.clauses,
             eliminated: v.eliminated,
@@ -104,7 +106,7 @@ pub fn report_json(r: &Report) -> ReportJson {
 }
 
 /// The exit code for a report's status.
-pub fn exit_code(r: &Report) -> i32 {
+pub fn exit_code<C>(r: &cegar::Report<C>) -> i32 {
     match r.status {
         Status::Optimal | Status::Solved => EXIT_OK,
         Status::Unsolvable => EXIT_NO,
@@ -113,18 +115,13 @@ pub fn exit_code(r: &Report) -> i32 {
 }
 
 /// Whether the loop ended with a proof: `optimal` or `unsolvable`.
-pub fn finished_a_proof(r: &Report) -> bool {
+pub fn finished_a_proof<C>(r: &cegar::Report<C>) -> bool {
     matches!(r.status, Status::Optimal | Status::Unsolvable)
-}
-
-/// The best verified layout, printed on stdout without `--json`.
-pub fn best_layout(r: &Report) -> Option<&Level> {
-    r.candidate.as_ref()
 }
 
 /// The summary's formula line: its size and the solver, or that a timeout
 /// came before the encoding was built (a huge board).
-fn formula_line(r: &Report) -> String {
+fn formula_line<C>(r: &cegar::Report<C>) -> String {
     if r.counts.variables == 0 && r.counts.clauses == 0 && r.status == Status::Unknown {
         return "not built: stopped before the encoding was done".into();
     }
@@ -147,15 +144,16 @@ fn formula_line(r: &Report) -> String {
     )
 }
 
-/// The summary on stderr after the layout: status, claim, belts, iterations,
-/// formula and times.
-pub fn summary(r: &Report) -> String {
-    let belts = r.cost.map_or("-".to_string(), |b| b.to_string());
-    let t = &r.times;
+/// The summary on stderr after the layout (or track): status, claim, belts
+/// (or cells), iterations, formula and times.
+pub fn summary<F: Front>(r: &Report<F>) -> String {
+    let cost = r.cost.map_or("-".to_string(), |b| b.to_string());
+    let (t, nouns) = (&r.times, F::NOUNS);
     format!(
-        "status: {}\nclaim: {}\nbelts: {belts}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
+        "status: {}\nclaim: {}\n{}: {cost}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
-        r.claim.describe(r.cost, &NOUNS),
+        r.claim.describe(r.cost, &nouns),
+        F::COST,
         r.counts.iterations,
         r.counts.counterexamples,
         r.counts.lemmas,
@@ -169,20 +167,20 @@ pub fn summary(r: &Report) -> String {
         t.improving.as_secs_f64(),
         t.proving.as_secs_f64(),
         match r.best_at {
-            Some(b) => format!("best layout after {:.3}s", b.as_secs_f64()),
-            None => "no layout".into(),
+            Some(b) => format!("best {} after {:.3}s", nouns.candidate, b.as_secs_f64()),
+            None => format!("no {}", nouns.candidate),
         },
     )
 }
 
 /// One progress line: where the loop is, and, during a long SAT call, for how
 /// long that call has been running.
-pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
+pub fn progress_line<F: Front>(p: &Progress<F>, running: Option<Duration>) -> String {
     let mut line = format!(
         "progress: {:.1}s, {} iterations, best {}, {} {}",
         p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
         p.counts.iterations,
-        p.best.map_or("none".into(), |b| NOUNS.cost(b)),
+        p.best.map_or("none".into(), |b| F::NOUNS.cost(b)),
         if p.improving {
             "improving the best, looking for"
         } else if p.proving {
@@ -191,7 +189,7 @@ pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
             "searching"
         },
         p.bound
-            .map_or("any size".into(), |b| format!("<= {}", NOUNS.cost(b))),
+            .map_or("any size".into(), |b| format!("<= {}", F::NOUNS.cost(b))),
     );
     if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
         line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
@@ -201,33 +199,33 @@ pub fn progress_line(p: &Progress, running: Option<Duration>) -> String {
 
 /// How long the SAT call in flight at `p` has been running, `start` being the
 /// solve's start.
-pub fn running_call(p: &Progress, start: Instant) -> Duration {
+pub fn running_call<C>(p: &cegar::Progress<C>, start: Instant) -> Duration {
     start.elapsed().saturating_sub(p.elapsed)
 }
 
 /// The report of a loop stopped from outside, made from the best layout it
 /// verified and its last progress: the best layout is `solved`, no layout
 /// `unknown`.
-pub fn stopped_report(
-    level: &Level,
+pub fn stopped_report<F: Front>(
+    front: &F,
     solver: String,
     threads: usize,
     start: Instant,
     stop: Stop,
-    best: Option<Level>,
-    last: Option<&Progress>,
-) -> Report {
-    let best = best.map(|l| {
-        let belts = l.added_belts(level);
-        (l, belts)
+    best: Option<F::Candidate>,
+    last: Option<&Progress<F>>,
+) -> Report<F> {
+    let best = best.map(|c| {
+        let cost = front.cost(&c);
+        (c, cost)
     });
-    Report::empty(solver, threads).stopped(stop, best, last, start.elapsed())
+    cegar::Report::empty(solver, threads).stopped(stop, best, last, start.elapsed())
 }
 
 /// A progress report split in two: the layout it brings, if it is a newly
 /// verified best one, and the counts (without the layout, to be kept).
-pub fn split_progress(p: &Progress) -> (Option<Level>, Progress) {
-    let counts = Progress {
+pub fn split_progress<C: Clone>(p: &cegar::Progress<C>) -> (Option<C>, cegar::Progress<C>) {
+    let counts = cegar::Progress {
         improved: None,
         ..p.clone()
     };

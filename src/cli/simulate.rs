@@ -1,7 +1,8 @@
 //! `frosted simulate` and `frosted show`: drawing a board and a run in the terminal.
 
+use super::puzzle::{Puzzle, PuzzleFlag};
 use super::verify::verdict_text;
-use super::{load_level, load_pair, out, CliError, EXIT_OK};
+use super::{cosmic, load_level, load_pair, out, CliError, EXIT_OK};
 use crate::judge::{judge, reason_for, Verdict};
 use crate::render;
 use crate::sim::Simulator;
@@ -13,11 +14,16 @@ pub struct Args {
     pub level: PathBuf,
     /// The layout (`-`: read it from stdin; defaults to the level itself). The
     /// level's flags hold: flag lines in the layout must parse, but do not count.
+    /// Cosmic Express: the track (required), as JSON or as the text grid.
     pub layout: Option<PathBuf>,
-    /// Stop after this many ticks (default: run to the end).
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
+    /// Stop after this many ticks (default: run to the end); Cosmic Express:
+    /// moments.
     #[arg(long, allow_negative_numbers = true)]
     pub ticks: Option<u32>,
-    /// Draw the board after every tick, not only at the end.
+    /// Draw the board after every tick, not only at the end (Freshly Frosted;
+    /// a Cosmic Express run is always shown moment by moment).
     #[arg(long)]
     pub trace: bool,
 }
@@ -26,12 +32,20 @@ pub struct Args {
 pub struct ShowArgs {
     /// The level (or layout) file.
     pub level: PathBuf,
+    /// A layout of the level (Freshly Frosted) or a track (Cosmic Express, as
+    /// JSON or as the text grid), drawn on it.
+    pub layout: Option<PathBuf>,
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
 }
 
 /// Runs the layout, drawing the board after every tick (`--trace`) or once at the
 /// end, then says how the run ended and gives the verdict. The exit code is 0
 /// whatever the verdict: the command succeeded in drawing the run.
 pub fn run(args: Args) -> Result<i32, CliError> {
+    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+        return cosmic::simulate_run(&args.level, args.layout.as_deref(), args.ticks);
+    }
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
     let mut text = String::new();
     text.push_str(&render::summary(&layout));
@@ -81,7 +95,13 @@ pub fn run(args: Args) -> Result<i32, CliError> {
 
 /// Draws a level (or a layout) with a summary and a legend.
 pub fn show(args: ShowArgs) -> Result<i32, CliError> {
-    let level = load_level(&args.level)?;
+    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+        return cosmic::show(&args.level, args.layout.as_deref());
+    }
+    let level = match &args.layout {
+        None => load_level(&args.level)?,
+        Some(_) => load_pair(&args.level, args.layout.as_ref())?.1,
+    };
     out(&render::level(&level))?;
     Ok(EXIT_OK)
 }

@@ -1,14 +1,15 @@
 //! `frosted solve`: the solve loop on a worker thread, with progress lines, a
 //! hard timeout and Ctrl-C, and its report on stdout and stderr.
 
-use super::flags::{timeout, Settings, SolveFlags};
+use super::flags::{timeout, MaxCost, Settings, SolveFlags};
+use super::front::{Cosmic, Front, Frosted};
+use super::puzzle::{load_ce_level, Puzzle, PuzzleFlag};
 use super::report::{
-    best_layout, exit_code, finished_a_proof, progress_line, report_json, running_call,
-    split_progress, stopped_report, summary,
+    exit_code, finished_a_proof, progress_line, report_json, running_call, split_progress,
+    stopped_report, summary,
 };
 use super::report::{Progress, Report};
 use super::{interrupt, load_level, out, out_json, CliError};
-use crate::level::Level;
 use cegar::{Event, Stop};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -16,16 +17,17 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The level file (its `.` cells are where belts may go).
+    /// The level file (Freshly Frosted: its `.` cells are where belts may go;
+    /// Cosmic Express: its JSON).
     pub level: PathBuf,
-    /// Stop at the first layout the simulator accepts (status `solved`), without
-    /// minimising the belt count.
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
+    /// Stop at the first layout (or track) the simulator accepts (status
+    /// `solved`), without minimising its cost.
     #[arg(long)]
     pub first: bool,
-    /// Only look for layouts with at most K belts; `unsolvable` then means "none
-    /// with at most K".
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
-    pub max_belts: Option<usize>,
+    #[command(flatten)]
+    pub max: MaxCost,
     /// Give up after this many seconds: the best layout so far is `solved`, no
     /// layout is `unknown` (exit 3).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
@@ -45,7 +47,8 @@ pub struct Args {
     /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K,
     /// "by": "sat" or "chain bound"}: no layout with at most K belts solves the
     /// level (K null: of any size), proved by an UNSAT answer or by the chain
-    /// bound.
+    /// bound. For Cosmic Express, "cells" in place of "belts", "path" (a list
+    /// of [x, y], entrance to exit) in place of "layout", and "max_cells".
     #[arg(long)]
     pub json: bool,
 }
@@ -75,23 +78,31 @@ fn settings(a: &Args) -> Result<Settings, CliError> {
     }
     let opts = &mut settings.opts;
     opts.first = a.first;
-    opts.max_cost = a.max_belts;
+    opts.max_cost = a.max.max_belts;
     opts.timeout = timeout;
     opts.dump_calls = a.dump_calls.clone();
     Ok(settings)
 }
 
 pub fn run(a: Args) -> Result<i32, CliError> {
-    let level = load_level(&a.level)?;
-    let settings = settings(&a)?;
-    let report = solve_with_hard_timeout(&level, &settings)?;
+    match Puzzle::of_file(&a.level, a.puzzle.puzzle) {
+        Puzzle::Frosted => run_front(&Frosted(load_level(&a.level)?), &a),
+        Puzzle::Cosmic => run_front(&Cosmic(load_ce_level(&a.level)?), &a),
+    }
+}
+
+/// Solves the level and prints the best candidate (on stdout) and the
+/// summary (on stderr), or the JSON report.
+fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
+    let settings = settings(a)?;
+    let report = solve_with_hard_timeout(front, &settings)?;
     if a.json {
-        out_json(&report_json(&report))?;
+        out_json(&report_json(front, &report))?;
     } else {
-        if let Some(l) = best_layout(&report) {
-            out(&l.to_string())?;
+        if let Some(c) = &report.candidate {
+            out(&front.text(c))?;
         }
-        note!("{}", summary(&report));
+        note!("{}", summary::<F>(&report));
     }
     Ok(exit_code(&report))
 }
@@ -107,13 +118,13 @@ const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 /// progress line was printed (or the solve started): shared by the solve
 /// thread, which prints at the start of a SAT call, and the waiting one, which
 /// prints during a long call.
-struct Shared {
-    best: Option<Level>,
-    last: Option<Progress>,
+struct Shared<F: Front> {
+    best: Option<F::Candidate>,
+    last: Option<Progress<F>>,
     printed: Instant,
 }
 
-impl Shared {
+impl<F: Front> Shared<F> {
     /// Whether a progress line is due, and if so, marks it printed.
     fn line_due(&mut self) -> bool {
         let due = self.printed.elapsed() >= PROGRESS_EVERY;
@@ -125,34 +136,34 @@ impl Shared {
 
     /// Keeps what the loop reports, and prints a progress line if one is due
     /// (not for a new best layout: a SAT call comes right after).
-    fn record(&mut self, p: &Progress) {
+    fn record(&mut self, p: &Progress<F>) {
         let (improved, counts) = split_progress(p);
         let new_best = improved.is_some();
         if new_best {
             self.best = improved;
         }
         if !new_best && self.line_due() {
-            note!("{}", progress_line(&counts, None));
+            note!("{}", progress_line::<F>(&counts, None));
         }
         self.last = Some(counts);
     }
 }
 
 /// The loop's answer, as the worker thread sends it.
-type Answer = Result<Report, CliError>;
+type Answer<F> = Result<Report<F>, CliError>;
 
 /// Starts the solve loop on a worker thread, which records its progress in
 /// `shared` and sends its answer.
-fn spawn_loop(
-    level: &Level,
+fn spawn_loop<F: Front>(
+    front: &F,
     settings: &Settings,
-    shared: &Arc<Mutex<Shared>>,
-) -> mpsc::Receiver<Answer> {
+    shared: &Arc<Mutex<Shared<F>>>,
+) -> mpsc::Receiver<Answer<F>> {
     let (tx, rx) = mpsc::channel();
-    let (level, settings, shared) = (level.clone(), settings.clone(), shared.clone());
+    let (front, settings, shared) = (front.clone(), settings.clone(), shared.clone());
     std::thread::spawn(move || {
         let trace_layouts = settings.trace_layouts;
-        let mut events = |e: Event<Level>| match e {
+        let mut events = |e: Event<F::Candidate>| match e {
             Event::Progress(p) => {
                 if let Ok(mut sh) = shared.lock() {
                     sh.record(p);
@@ -163,11 +174,14 @@ fn spawn_loop(
                 candidate,
                 reason,
                 clause_sizes,
-            } => trace_rejected(candidate, reason, &clause_sizes, trace_layouts),
+            } => {
+                let shown = trace_layouts.then(|| front.text(candidate));
+                trace_rejected(reason, &clause_sizes, shown)
+            }
         };
-        let answer =
-            freshly_frosted::puzzle::solve(&level, &settings.opts, &settings.encode, &mut events)
-                .map_err(|e| CliError::bad_input(e.to_string()));
+        let answer = front
+            .solve(&settings, &mut events)
+            .map_err(CliError::bad_input);
         let _ = tx.send(answer);
     });
     rx
@@ -175,33 +189,33 @@ fn spawn_loop(
 
 /// The trace of a rejected layout: the simulator's reason, the size of the
 /// clauses it became (the counterexample, then a wrong-branch clause), and
-/// the layout itself if asked for.
-fn trace_rejected(layout: &Level, reason: &str, clause_sizes: &[usize], show: bool) {
+/// the layout (or track) itself if asked for.
+fn trace_rejected(reason: &str, clause_sizes: &[usize], shown: Option<String>) {
     let cells = clause_sizes.first().copied().unwrap_or(0);
     note!("trace: rejected ({cells} cells): {reason}");
     for n in clause_sizes.iter().skip(1) {
         note!("trace: wrong-branch clause ({n} literals)");
     }
-    if show {
-        note!("{layout}");
+    if let Some(text) = shown {
+        note!("{text}");
     }
 }
 
 /// After a Ctrl-C, the loop may still answer: its `cmd:` solver got the signal
 /// too and failed the call, or was stopped and gave up (`sat::stop_all`). The
 /// interrupt is reported then, unless the loop finished a proof.
-fn proved(answer: &Answer) -> bool {
+fn proved<C>(answer: &Result<cegar::Report<C>, CliError>) -> bool {
     answer.as_ref().is_ok_and(finished_a_proof)
 }
 
 /// Waits for the loop's answer, printing a progress line during a long SAT
 /// call; `None` when the deadline passes or an interrupt comes first.
-fn wait_for_loop(
-    rx: &mpsc::Receiver<Answer>,
+fn wait_for_loop<F: Front>(
+    rx: &mpsc::Receiver<Answer<F>>,
     deadline: Option<Instant>,
-    shared: &Mutex<Shared>,
+    shared: &Mutex<Shared<F>>,
     start: Instant,
-) -> Option<Answer> {
+) -> Option<Answer<F>> {
     loop {
         // Short waits, so that Ctrl-C is answered at once.
         let wait = match deadline {
@@ -221,7 +235,7 @@ fn wait_for_loop(
                 if let Ok(mut sh) = shared.lock() {
                     if sh.last.is_some() && sh.line_due() {
                         if let Some(p) = &sh.last {
-                            note!("{}", progress_line(p, Some(running_call(p, start))));
+                            note!("{}", progress_line::<F>(p, Some(running_call(p, start))));
                         }
                     }
                 }
@@ -235,7 +249,10 @@ fn wait_for_loop(
 /// (varisat): the best verified layout so far is then reported as `solved`.
 /// While one SAT call runs for long, a progress line still comes every
 /// [`PROGRESS_EVERY`], saying how long the call has been running.
-fn solve_with_hard_timeout(level: &Level, settings: &Settings) -> Result<Report, CliError> {
+fn solve_with_hard_timeout<F: Front>(
+    front: &F,
+    settings: &Settings,
+) -> Result<Report<F>, CliError> {
     let opts = &settings.opts;
     let start = Instant::now();
     let shared = Arc::new(Mutex::new(Shared {
@@ -243,7 +260,7 @@ fn solve_with_hard_timeout(level: &Level, settings: &Settings) -> Result<Report,
         last: None,
         printed: start,
     }));
-    let rx = spawn_loop(level, settings, &shared);
+    let rx = spawn_loop(front, settings, &shared);
     let deadline = opts.timeout.map(|t| start + t + Duration::from_millis(500));
     interrupt::catch();
     let received = wait_for_loop(&rx, deadline, &shared, start);
@@ -267,7 +284,7 @@ fn solve_with_hard_timeout(level: &Level, settings: &Settings) -> Result<Report,
         .unwrap_or_default();
     let solver = opts.solver.name();
     Ok(stopped_report(
-        level,
+        front,
         solver,
         opts.threads,
         start,

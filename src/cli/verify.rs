@@ -1,7 +1,8 @@
 //! `frosted verify`: judge a layout and say precisely why it does or does not solve
 //! its level.
 
-use super::{load_pair, out, out_json, CliError, EXIT_NO, EXIT_OK};
+use super::puzzle::{Puzzle, PuzzleFlag};
+use super::{cosmic, load_pair, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::grid::{CellId, Kind};
 use crate::judge::{describe_end, explain, judge, Verdict};
 use crate::level::Level;
@@ -18,13 +19,23 @@ pub struct Args {
     /// to the level file itself (its preset belts are then the layout). The
     /// rules' flags (`:targets`, `:tickwise`, ...) are the level's: flag lines
     /// in the layout file must parse, but they do not count.
+    ///
+    /// Cosmic Express: the track (required), in either form of the rules' §7:
+    /// the JSON object with a "path", or the text grid with arrows.
     pub layout: Option<PathBuf>,
+    #[command(flatten)]
+    pub puzzle: PuzzleFlag,
     /// Print one JSON object: {"solved", "reason", "ticks", "end", "belts", "deliveries"}.
+    /// Cosmic Express: {"solved", "reason", "broken" ("T1" to "T6" or null),
+    /// "cells", "boarded", "delivered", "level"}.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: Args) -> Result<i32, CliError> {
+    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+        return cosmic::verify(&args.level, args.layout.as_deref(), args.json);
+    }
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
     let verdict = judge(&layout);
     if args.json {

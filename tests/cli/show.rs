@@ -14,6 +14,17 @@ fn solution() {
     assert_cmd_snapshot!(&["show", "levels/01-toppers/tiny-frosting.solution.txt"]);
 }
 
+/// A layout given beside its level: drawn with the level's flags (here
+/// `:targets`, which the layout file lacks).
+#[test]
+fn layout_beside_its_level() {
+    assert_cmd_snapshot!(&[
+        "show",
+        "levels/01-toppers/tiny-frosting.txt",
+        "levels/01-toppers/tiny-frosting.solution.txt",
+    ]);
+}
+
 /// Every token of the level format, in its canonical and alias spellings.
 #[test]
 fn every_entity() {

@@ -111,6 +111,12 @@ impl Puzzle for Cosmic {
     fn nouns(&self) -> Nouns {
         NOUNS
     }
+
+    fn variable_comments(&self) -> Vec<String> {
+        self.enc
+            .as_ref()
+            .map_or_else(Vec::new, |enc| enc.variable_comments(&self.level))
+    }
 }
 
 /// Solves `level` with the loop of [`cegar::solve`]: the track with the

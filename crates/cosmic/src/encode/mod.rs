@@ -11,6 +11,7 @@
 //! ([`crate::puzzle`]).
 
 pub mod cycles;
+mod names;
 mod run;
 
 use crate::grid::Point;

@@ -1,0 +1,100 @@
+//! What `solve` needs to know of a puzzle, so that its worker thread,
+//! progress lines, timeout and Ctrl-C ([`super::solve`]) and its report
+//! ([`super::report`]) are written once for both: how to run the loop on a
+//! level, what a candidate costs, and how to print one.
+
+use super::flags::Settings;
+use super::puzzle::{both_forms, path_json, CeLevel};
+use crate::level::Level;
+use cegar::{Event, Nouns};
+use cosmic_express::Track;
+use serde_json::Value;
+
+/// What the loop reports as it runs, for a candidate type `C`.
+pub type Events<'a, C> = &'a mut dyn FnMut(Event<C>);
+
+/// The loop's answer for a candidate type `C`.
+pub type Answer<C> = Result<cegar::Report<C>, String>;
+
+/// A puzzle's level, as `solve` runs it.
+pub trait Front: Clone + Send + 'static {
+    /// What the loop finds: a layout, a track.
+    type Candidate: Clone + Send + 'static;
+    /// The words of claims and progress lines.
+    const NOUNS: Nouns;
+    /// The cost's name in the summary and the JSON (`belts`, `cells`), and
+    /// the candidate's key in the JSON (`layout`, `path`).
+    const KEYS: (&'static str, &'static str);
+    /// The cost's name: `belts`, `cells`.
+    const COST: &'static str = Self::KEYS.0;
+    /// The candidate's key: `layout`, `path`.
+    const CANDIDATE: &'static str = Self::KEYS.1;
+
+    /// Runs the loop on the level.
+    fn solve(
+        &self,
+        settings: &Settings,
+        events: Events<Self::Candidate>,
+    ) -> Answer<Self::Candidate>;
+    /// What a verified candidate costs.
+    fn cost(&self, c: &Self::Candidate) -> usize;
+    /// A candidate on stdout (and in the trace of rejected ones).
+    fn text(&self, c: &Self::Candidate) -> String;
+    /// A candidate in `--json`.
+    fn json(&self, c: &Self::Candidate) -> Value;
+}
+
+/// A Freshly Frosted level.
+#[derive(Clone)]
+pub struct Frosted(pub Level);
+
+impl Front for Frosted {
+    type Candidate = Level;
+    const NOUNS: Nouns = freshly_frosted::puzzle::NOUNS;
+    const KEYS: (&'static str, &'static str) = ("belts", "layout");
+
+    fn solve(&self, settings: &Settings, events: Events<Level>) -> Answer<Level> {
+        freshly_frosted::puzzle::solve(&self.0, &settings.opts, &settings.encode, events)
+            .map_err(|e| e.to_string())
+    }
+
+    fn cost(&self, layout: &Level) -> usize {
+        layout.added_belts(&self.0)
+    }
+
+    fn text(&self, layout: &Level) -> String {
+        layout.to_string()
+    }
+
+    fn json(&self, layout: &Level) -> Value {
+        Value::String(layout.to_string())
+    }
+}
+
+/// A Cosmic Express level (with its name, for the solution's JSON line).
+#[derive(Clone)]
+pub struct Cosmic(pub CeLevel);
+
+/// The cost of a track is its length, entrance and exit included; the
+/// `--debug-*` encoding flags and the chain bound are Freshly Frosted's.
+impl Front for Cosmic {
+    type Candidate = Track;
+    const KEYS: (&'static str, &'static str) = ("cells", "path");
+    const NOUNS: Nouns = cosmic_express::puzzle::NOUNS;
+
+    fn cost(&self, track: &Track) -> usize {
+        track.0.len()
+    }
+
+    fn solve(&self, settings: &Settings, events: Events<Track>) -> Answer<Track> {
+        cosmic_express::puzzle::solve(&self.0.level, &settings.opts, events)
+    }
+
+    fn text(&self, track: &Track) -> String {
+        both_forms(&self.0, track)
+    }
+
+    fn json(&self, track: &Track) -> Value {
+        serde_json::json!(path_json(track))
+    }
+}

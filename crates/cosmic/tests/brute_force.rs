@@ -167,17 +167,29 @@ fn the_encoding_accepts_exactly_the_tracks_the_simulator_accepts() {
             let mut assume: Vec<_> = enc
                 .cells
                 .enumerate()
-                .map(|(c, p)| if path.contains(p) { enc.on[c] } else { !enc.on[c] })
+                .map(|(c, p)| {
+                    if path.contains(p) {
+                        enc.on[c]
+                    } else {
+                        !enc.on[c]
+                    }
+                })
                 .collect();
             for w in path.windows(2) {
                 let (a, b) = (enc.cell(w[0]), enc.cell(w[1]));
                 let m = a.zip(b).and_then(|(a, b)| enc.move_between(a, b));
                 assume.push(enc.moves[m.expect("a move between track cells")].lit);
             }
-            let answer = solver.solve(&assume, vars.n_used(), None).expect("varisat answers");
+            let answer = solver
+                .solve(&assume, vars.n_used(), None)
+                .expect("varisat answers");
             let sat = matches!(answer, Answer::Sat(_));
             let track = Track(path);
-            assert_eq!(sat, solves(&level, &track), "case {case}: {track:?} on {level:?}");
+            assert_eq!(
+                sat,
+                solves(&level, &track),
+                "case {case}: {track:?} on {level:?}"
+            );
             if sat {
                 solving += 1;
             } else {

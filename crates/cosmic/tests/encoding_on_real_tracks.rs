@@ -20,7 +20,13 @@ fn fixing(enc: &Encoding, track: &Track) -> Vec<Lit> {
     let mut assume: Vec<Lit> = enc
         .cells
         .enumerate()
-        .map(|(c, p)| if path.contains(p) { enc.on[c] } else { !enc.on[c] })
+        .map(|(c, p)| {
+            if path.contains(p) {
+                enc.on[c]
+            } else {
+                !enc.on[c]
+            }
+        })
         .collect();
     for w in path.windows(2) {
         let m = enc
@@ -50,7 +56,9 @@ fn the_encoding_admits_a_valid_track_exactly_when_the_judge_says_solved() {
     let judged = root.join("judged");
     let (mut solved, mut failed) = (0, 0);
     for line in read(&judged.join("verdicts.jsonl")).lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
         let level = load(&root.join(v["level"].as_str().expect("level")));
         let case = judged.join(v["track"].as_str().expect("track"));
         let track = parse_track(&level, &read(&case)).expect("case parses");

@@ -149,12 +149,22 @@ impl Encoding {
             .keys()
             .map(|c| (c != self.exit).then(|| self.fresh_state(&run, &mut g)))
             .collect();
+        let mut boarded = vec![Vec::new(); run.aliens.len()];
+        let mut served = vec![Vec::new(); run.houses.len()];
         for c in self.cells.keys() {
             let Some(state) = &states[c] else { continue };
             if c == self.entrance {
                 self.run_starts(state, &mut g);
             }
-            self.moment_on(c, state, &states, &run, &mut g);
+            for e in self.moment_on(c, state, &states, &run, &mut g) {
+                e.boarded.iter().for_each(|&(a, l)| boarded[a].push(l));
+                e.served.iter().for_each(|&(h, l)| served[h].push(l));
+            }
+        }
+        // Implied by the end of the run, said outright: every alien boards
+        // at some moment, every house is served at some moment.
+        for events in boarded.iter().chain(&served) {
+            g.clause(events);
         }
     }
 
@@ -192,7 +202,7 @@ impl Encoding {
         states: &KeyedVec<CellId, Option<State>>,
         run: &Run,
         g: &mut Gates<C>,
-    ) {
+    ) -> Vec<Events> {
         let to_exit = self.move_between(c, self.exit).map(|m| self.moves[m].lit);
         let happens = match to_exit {
             Some(x) => g.and(&[self.on[c], !x]),
@@ -206,14 +216,17 @@ impl Encoding {
         let here = self.cells[c];
         let front = self.car_on(here, happens, &s.cars[0], &s.wait, &s.open, run, g);
         let (wait, open) = after(&s.wait, &s.open, &front, g);
-        let (cars, wait, open) = match s.cars.get(1) {
-            None => (vec![front.after], wait, open),
+        let mut events = vec![front];
+        let (wait, open) = match s.cars.get(1) {
+            None => (wait, open),
             Some(back) => {
                 let back = self.second_car(c, happens, back, &wait, &open, run, g);
                 let (wait, open) = after(&wait, &open, &back, g);
-                (vec![front.after, back.after], wait, open)
+                events.push(back);
+                (wait, open)
             }
         };
+        let cars = events.iter().map(|e| e.after.clone()).collect();
         let next = State { wait, open, cars };
         for &m in &self.out_moves[c] {
             let d = self.moves[m].to;
@@ -221,6 +234,7 @@ impl Encoding {
                 carry(self.moves[m].lit, &next, t, g);
             }
         }
+        events
     }
 
     /// Car 1 at the moment car 0 stands on `c`: on the cell the track came

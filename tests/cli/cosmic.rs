@@ -242,30 +242,43 @@ fn ce_verify_agrees_with_every_judged_verdict() {
     assert!(compared >= 255, "only {compared} verdicts");
 }
 
-/// Ctrl-C while `solve` proves a Cosmic Express track minimal (Vela 1's
-/// proof takes tens of seconds): the best track so far is `solved`, exit 0,
-/// and `verify` accepts what it printed.
+/// A 14x14 open board with three aliens in far corners: its first SAT call
+/// alone runs for many seconds (a long wandering track is possible anywhere).
+fn open_board() -> String {
+    let at = |x: u32, y: u32, what: &str| format!(r#"[{{"x": {x}, "y": {y}}}, {what}]"#);
+    let entities = [
+        at(2, 2, r#"{"Alien": {"color": "Purple"}}"#),
+        at(13, 13, r#"{"House": {"color": "Purple"}}"#),
+        at(13, 2, r#"{"Alien": {"color": "Orange"}}"#),
+        at(2, 13, r#"{"House": {"color": "Orange"}}"#),
+        at(7, 3, r#"{"Alien": {"color": "Green"}}"#),
+        at(7, 12, r#"{"House": {"color": "Green"}}"#),
+    ];
+    format!(
+        r#"{{"width": 14, "height": 14, "length": 2, "entrances": [{{"x": 0, "y": 7}}],
+        "exits": [{{"x": 15, "y": 7}}], "entities": [{}]}}"#,
+        entities.join(", ")
+    )
+}
+
+/// Ctrl-C during a long Cosmic Express solve stops it as a timeout does: the
+/// claim says so, with the best track so far (`solved`, exit 0, and
+/// `verify` accepts it) or none yet (`unknown`, exit 3).
 #[cfg(unix)]
 #[test]
-fn ce_solve_ctrl_c_reports_the_best_track() {
-    let Some(root) = ce_levels() else { return };
-    let dir = scratch("ce_solve_ctrl_c", &[]);
-    std::fs::copy(root.join("Vela/Vela 1.json"), dir.join("v1.json")).expect("copy");
-    let run = crate::interrupted_run(&dir, &["solve", "v1.json"], libc::SIGINT, false, |l| {
-        l.starts_with("progress:") && !l.contains("best none")
+fn ce_solve_ctrl_c_reports_what_it_has() {
+    let dir = scratch("ce_solve_ctrl_c", &[("open.json", open_board().as_bytes())]);
+    let run = crate::interrupted_run(&dir, &["solve", "open.json"], libc::SIGINT, false, |l| {
+        l.starts_with("progress:")
     });
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let claim = "claim: verified by the simulator; interrupted before proving it minimal";
-    assert!(run.stderr.contains(claim), "{}", run.stderr);
-    assert!(run.stderr.contains("\ncells: "), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("{\"level\": \"v1\", \"path\": [[6,0],"),
-        "{}",
-        run.stdout
-    );
-    std::fs::write(dir.join("track.txt"), &run.stdout).expect("write track");
-    let verify = run_in(&dir, &["verify", "v1.json", "track.txt"]);
-    assert!(verify.starts_with("exit: 0"), "{verify}");
+    assert!(matches!(run.code, Some(0 | 3)), "{}", run.stderr);
+    assert!(run.stderr.contains("claim: "), "{}", run.stderr);
+    assert!(run.stderr.contains("interrupted before"), "{}", run.stderr);
+    if run.code == Some(0) {
+        std::fs::write(dir.join("track.txt"), &run.stdout).expect("write track");
+        let verify = run_in(&dir, &["verify", "open.json", "track.txt"]);
+        assert!(verify.starts_with("exit: 0"), "{verify}");
+    }
 }
 
 /// Output that cannot be written is an error with exit 2 on Cosmic Express

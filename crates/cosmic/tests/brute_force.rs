@@ -49,7 +49,8 @@ fn extend(level: &Level, path: &mut Vec<Point>, best: &mut Option<usize>) {
 const COLORS: [Color; 3] = [Color::Purple, Color::Orange, Color::Green];
 
 /// A random level: a small grid, the entrance on the left frame, the exit
-/// on the right one, one or two cars, up to two aliens with their houses
+/// on the right one, one to three cars (with three, the run is left to the
+/// simulator and its dead-end clauses), up to two aliens with their houses
 /// and a wall or two.
 fn random_level(rng: &mut XorShift) -> Level {
     let width = 3 + rng.below(3) as i32;
@@ -70,7 +71,7 @@ fn random_level(rng: &mut XorShift) -> Level {
     Level {
         width,
         height,
-        length: 1 + rng.below(2) as usize,
+        length: 1 + rng.below(3) as usize,
         entrance: Point {
             x: 0,
             y: 1 + rng.below(height as u64) as i32,
@@ -148,7 +149,8 @@ fn every_track(level: &Level) -> Vec<Vec<Point>> {
 
 /// The encoding with a track's cells and moves fixed is satisfiable exactly
 /// when the simulator says the track solves the level: the run's clauses
-/// (one or two cars) are exact, neither stronger nor weaker than the rules.
+/// (one or two cars) are exact, neither stronger nor weaker than the rules;
+/// with three cars, the encoding admits at least every solving track.
 #[test]
 fn the_encoding_accepts_exactly_the_tracks_the_simulator_accepts() {
     use cegar::sat::{Answer, Backend, VarisatBackend};
@@ -185,12 +187,15 @@ fn the_encoding_accepts_exactly_the_tracks_the_simulator_accepts() {
                 .expect("varisat answers");
             let sat = matches!(answer, Answer::Sat(_));
             let track = Track(path);
-            assert_eq!(
-                sat,
-                solves(&level, &track),
-                "case {case}: {track:?} on {level:?}"
-            );
-            if sat {
+            let solved = solves(&level, &track);
+            if level.length <= 2 {
+                assert_eq!(sat, solved, "case {case}: {track:?} on {level:?}");
+            } else {
+                // Three cars: the run is left to the simulator, and the
+                // encoding is a relaxation that admits every solving track.
+                assert!(sat || !solved, "case {case}: {track:?} on {level:?}");
+            }
+            if solved {
                 solving += 1;
             } else {
                 failing += 1;

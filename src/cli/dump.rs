@@ -1,7 +1,7 @@
 //! `frosted dump-cnf` and `frosted decode`: the level's formula for an outside
 //! SAT solver, and the layout in that solver's model.
 
-use super::puzzle::{Puzzle, PuzzleFlag};
+use super::puzzle::PuzzleFlag;
 use super::{
     cosmic_dump, display_name, load_level, out, read_bounded, CliError, EXIT_NO, EXIT_OK,
     EXIT_UNKNOWN,
@@ -49,7 +49,7 @@ pub struct DumpArgs {
 }
 
 pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
-    if Puzzle::of_file(&a.level, a.puzzle.puzzle) == Puzzle::Cosmic {
+    if a.puzzle.is_cosmic(&a.level) {
         let freshly_only = [
             (a.relaxed, "--relaxed"),
             (a.acyclic, "--acyclic"),
@@ -104,7 +104,7 @@ pub fn model_limit(n_vars: u32) -> u64 {
 }
 
 pub fn decode(a: DecodeArgs) -> Result<i32, CliError> {
-    if Puzzle::of_file(&a.level, a.puzzle.puzzle) == Puzzle::Cosmic {
+    if a.puzzle.is_cosmic(&a.level) {
         return cosmic_dump::decode(&a.level, &a.model);
     }
     let level = load_level(&a.level)?;

@@ -52,6 +52,13 @@ pub struct PuzzleFlag {
     pub puzzle: Option<Puzzle>,
 }
 
+impl PuzzleFlag {
+    /// Whether `level` is a Cosmic Express level (forced, or by its file).
+    pub fn is_cosmic(&self, level: &std::path::Path) -> bool {
+        Puzzle::of_file(level, self.puzzle) == Puzzle::Cosmic
+    }
+}
+
 /// A Cosmic Express level and its name: the file name without `.json`
 /// (`level` for stdin), as the solution's JSON line names it.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! `frosted simulate` and `frosted show`: drawing a board and a run in the terminal.
 
-use super::puzzle::{Puzzle, PuzzleFlag};
+use super::puzzle::PuzzleFlag;
 use super::verify::verdict_text;
 use super::{cosmic, load_level, load_pair, out, CliError, EXIT_OK};
 use crate::judge::{judge, reason_for, Verdict};
@@ -43,7 +43,7 @@ pub struct ShowArgs {
 /// end, then says how the run ended and gives the verdict. The exit code is 0
 /// whatever the verdict: the command succeeded in drawing the run.
 pub fn run(args: Args) -> Result<i32, CliError> {
-    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+    if args.puzzle.is_cosmic(&args.level) {
         return cosmic::simulate_run(&args.level, args.layout.as_deref(), args.ticks);
     }
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> Result<i32, CliError> {
 
 /// Draws a level (or a layout) with a summary and a legend.
 pub fn show(args: ShowArgs) -> Result<i32, CliError> {
-    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+    if args.puzzle.is_cosmic(&args.level) {
         return cosmic::show(&args.level, args.layout.as_deref());
     }
     let level = match &args.layout {

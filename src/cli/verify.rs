@@ -1,7 +1,7 @@
 //! `frosted verify`: judge a layout and say precisely why it does or does not solve
 //! its level.
 
-use super::puzzle::{Puzzle, PuzzleFlag};
+use super::puzzle::PuzzleFlag;
 use super::{cosmic, load_pair, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::grid::{CellId, Kind};
 use crate::judge::{describe_end, explain, judge, Verdict};
@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, CliError> {
-    if Puzzle::of_file(&args.level, args.puzzle.puzzle) == Puzzle::Cosmic {
+    if args.puzzle.is_cosmic(&args.level) {
         return cosmic::verify(&args.level, args.layout.as_deref(), args.json);
     }
     let (level, layout) = load_pair(&args.level, args.layout.as_ref())?;

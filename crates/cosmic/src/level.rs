@@ -48,25 +48,27 @@ impl Level {
 
     /// (index into entities, point, colour) of every alien, in file order.
     pub fn aliens(&self) -> Vec<(usize, Point, Color)> {
-        self.entities
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &(p, e))| match e {
-                Entity::Alien(c) => Some((i, p, c)),
-                _ => None,
-            })
-            .collect()
+        self.colored(|e| match e {
+            Entity::Alien(c) => Some(c),
+            _ => None,
+        })
     }
 
     /// (index into entities, point, colour) of every house, in file order.
     pub fn houses(&self) -> Vec<(usize, Point, Color)> {
+        self.colored(|e| match e {
+            Entity::House(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The entities `color` gives a colour, with their index and point.
+    fn colored(&self, color: impl Fn(Entity) -> Option<Color>) -> Vec<(usize, Point, Color)> {
+        let with_color = |(i, &(p, e)): (usize, &(Point, Entity))| color(e).map(|c| (i, p, c));
         self.entities
             .iter()
             .enumerate()
-            .filter_map(|(i, &(p, e))| match e {
-                Entity::House(c) => Some((i, p, c)),
-                _ => None,
-            })
+            .filter_map(with_color)
             .collect()
     }
 

@@ -214,13 +214,23 @@ impl Encoding {
             }
         }
         let here = self.cells[c];
-        let front = self.car_on(here, happens, &s.cars[0], &s.wait, &s.open, run, g);
+        let now = Moment {
+            happens,
+            wait: &s.wait,
+            open: &s.open,
+        };
+        let front = car_on(here, &now, &s.cars[0], run, g);
         let (wait, open) = after(&s.wait, &s.open, &front, g);
         let mut events = vec![front];
         let (wait, open) = match s.cars.get(1) {
             None => (wait, open),
             Some(back) => {
-                let back = self.second_car(c, happens, back, &wait, &open, run, g);
+                let now = Moment {
+                    happens,
+                    wait: &wait,
+                    open: &open,
+                };
+                let back = self.second_car(c, &now, back, run, g);
                 let (wait, open) = after(&wait, &open, &back, g);
                 events.push(back);
                 (wait, open)
@@ -239,50 +249,56 @@ impl Encoding {
 
     /// Car 1 at the moment car 0 stands on `c`: on the cell the track came
     /// from, whichever move it came by.
-    #[allow(clippy::too_many_arguments)]
     fn second_car<C: CollectClauses>(
         &self,
         c: CellId,
-        happens: Lit,
+        now: &Moment,
         car: &Car,
-        wait: &[Lit],
-        open: &[Lit],
         run: &Run,
         g: &mut Gates<C>,
     ) -> Events {
         let mut per_move = Vec::new();
         for &m in &self.in_moves[c] {
             let from = self.cells[self.moves[m].from];
-            let when = g.and(&[happens, self.moves[m].lit]);
-            per_move.push(self.car_on(from, when, car, wait, open, run, g));
+            let case = Moment {
+                happens: g.and(&[now.happens, self.moves[m].lit]),
+                ..*now
+            };
+            per_move.push(car_on(from, &case, car, run, g));
         }
         merge_events(per_move, car, g)
     }
+}
 
-    /// One car on cell `p` when `happens`: drop-off (rules §4.3), then
-    /// pick-up (§4.4).
-    #[allow(clippy::too_many_arguments)]
-    fn car_on<C: CollectClauses>(
-        &self,
-        p: Point,
-        happens: Lit,
-        car: &Car,
-        wait: &[Lit],
-        open: &[Lit],
-        run: &Run,
-        g: &mut Gates<C>,
-    ) -> Events {
-        let served = drop_off(p, happens, car, open, run, g);
-        let delivered: Vec<Lit> = served.iter().map(|&(_, l)| l).collect();
-        let delivered = g.or(&delivered);
-        let empty = g.or(&[car.hold[0], delivered]);
-        let boarded = pick_up(p, happens, empty, car, wait, run, g);
-        let after = car_after(car, delivered, empty, &boarded, run, g);
-        Events {
-            served,
-            boarded,
-            after,
-        }
+/// A moment of the run, as one car sees it: whether it happens, and the
+/// aliens still waiting and the houses still open when the car's turn comes.
+#[derive(Copy, Clone)]
+struct Moment<'a> {
+    happens: Lit,
+    wait: &'a [Lit],
+    open: &'a [Lit],
+}
+
+/// One car on cell `p` at a moment: drop-off (rules §4.3), then pick-up
+/// (§4.4).
+fn car_on<C: CollectClauses>(
+    p: Point,
+    now: &Moment,
+    car: &Car,
+    run: &Run,
+    g: &mut Gates<C>,
+) -> Events {
+    let (happens, wait, open) = (now.happens, now.wait, now.open);
+    let served = drop_off(p, happens, car, open, run, g);
+    let delivered: Vec<Lit> = served.iter().map(|&(_, l)| l).collect();
+    let delivered = g.or(&delivered);
+    let empty = g.or(&[car.hold[0], delivered]);
+    let boarded = pick_up(p, happens, empty, car, wait, run, g);
+    let after = car_after(car, delivered, empty, &boarded, run, g);
+    Events {
+        served,
+        boarded,
+        after,
     }
 }
 

@@ -3,7 +3,7 @@
 //! verdicts of the independent judge in `../shared/ce-levels/judged`.
 
 use crate::{run_in, run_with_stdin, scratch};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The orange alien at (1,1) boards at (1,2); the house at (4,3) is served
 /// from (3,3) or from (4,2).
@@ -191,20 +191,9 @@ fn ce_bench() {
     assert!(only.contains("total: 1 level, 1 optimal"), "{only}");
 }
 
-/// `../shared/ce-levels`, or `None` with a SKIPPED line when absent (never
-/// in CI, where it must be there).
+/// `../shared/ce-levels` (see [`crate::shared`]).
 fn ce_levels() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ce-levels");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI is set but {} is missing",
-        dir.display()
-    );
-    eprintln!("SKIPPED: {} is absent", dir.display());
-    None
+    crate::shared("ce-levels")
 }
 
 /// `frosted verify --json` agrees with every verdict of the independent

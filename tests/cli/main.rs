@@ -272,12 +272,14 @@ fn unknown_subcommand() {
     assert_cmd_snapshot!(&["frost"]);
 }
 
-/// `../shared/ff-levels/<relative>`, or `None` with a SKIPPED line when
-/// `../shared` is absent (never in CI, where it must be there).
-pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ff-levels");
+/// `../shared/<folder>`, or `None` with a SKIPPED line when `../shared` is
+/// absent (never in CI, where it must be there).
+pub(crate) fn shared(folder: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(folder);
     if dir.is_dir() {
-        return Some(dir.join(relative));
+        return Some(dir);
     }
     assert!(
         std::env::var_os("CI").is_none(),
@@ -286,6 +288,11 @@ pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
     );
     eprintln!("SKIPPED: {} is absent", dir.display());
     None
+}
+
+/// `../shared/ff-levels/<relative>` (see [`shared`]).
+pub(crate) fn real_level(relative: &str) -> Option<PathBuf> {
+    shared("ff-levels").map(|dir| dir.join(relative))
 }
 
 /// A scratch folder `name` holding the real level `relative` as

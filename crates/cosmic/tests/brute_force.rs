@@ -166,22 +166,7 @@ fn the_encoding_accepts_exactly_the_tracks_the_simulator_accepts() {
         let mut solver = VarisatBackend::default();
         cnf.iter().for_each(|cl| solver.add_clause(cl));
         for path in every_track(&level).into_iter().take(400) {
-            let mut assume: Vec<_> = enc
-                .cells
-                .enumerate()
-                .map(|(c, p)| {
-                    if path.contains(p) {
-                        enc.on[c]
-                    } else {
-                        !enc.on[c]
-                    }
-                })
-                .collect();
-            for w in path.windows(2) {
-                let (a, b) = (enc.cell(w[0]), enc.cell(w[1]));
-                let m = a.zip(b).and_then(|(a, b)| enc.move_between(a, b));
-                assume.push(enc.moves[m.expect("a move between track cells")].lit);
-            }
+            let assume = enc.fixing(&path).expect("a simple track");
             let answer = solver
                 .solve(&assume, vars.n_used(), None)
                 .expect("varisat answers");

@@ -11,33 +11,6 @@ use common::{ce_levels, load, read};
 use cosmic_express::encode::Encoding;
 use cosmic_express::{check_track, parse_track, Level, Track};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
-use rustsat::types::Lit;
-
-/// The assumptions that fix `track`: its cells used, the others not, and
-/// its moves made.
-fn fixing(enc: &Encoding, track: &Track) -> Vec<Lit> {
-    let path = &track.0;
-    let mut assume: Vec<Lit> = enc
-        .cells
-        .enumerate()
-        .map(|(c, p)| {
-            if path.contains(p) {
-                enc.on[c]
-            } else {
-                !enc.on[c]
-            }
-        })
-        .collect();
-    for w in path.windows(2) {
-        let m = enc
-            .cell(w[0])
-            .zip(enc.cell(w[1]))
-            .and_then(|(a, b)| enc.move_between(a, b))
-            .expect("a valid track moves between track cells");
-        assume.push(enc.moves[m].lit);
-    }
-    assume
-}
 
 /// Whether the encoding of `level` admits exactly `track`.
 fn encoding_admits(level: &Level, track: &Track) -> bool {
@@ -46,7 +19,8 @@ fn encoding_admits(level: &Level, track: &Track) -> bool {
     let enc = Encoding::new(level, &mut cnf, &mut vars);
     let mut solver = VarisatBackend::default();
     cnf.iter().for_each(|cl| solver.add_clause(cl));
-    let answer = solver.solve(&fixing(&enc, track), vars.n_used(), None);
+    let fixed = enc.fixing(&track.0).expect("a valid track");
+    let answer = solver.solve(&fixed, vars.n_used(), None);
     matches!(answer, Ok(Answer::Sat(_)))
 }
 

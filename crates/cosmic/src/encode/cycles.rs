@@ -84,6 +84,28 @@ impl Encoding {
             .collect()
     }
 
+    /// The literals that fix exactly `path`: its cells used, every other
+    /// cell unused, its moves made; `None` when two consecutive cells of it
+    /// are not a move (it is no valid track).
+    pub fn fixing(&self, path: &[Point]) -> Option<Vec<Lit>> {
+        let mut fixed: Vec<Lit> = self
+            .cells
+            .enumerate()
+            .map(|(c, p)| {
+                if path.contains(p) {
+                    self.on[c]
+                } else {
+                    !self.on[c]
+                }
+            })
+            .collect();
+        for pair in path.windows(2) {
+            let (a, b) = (self.cell(pair[0])?, self.cell(pair[1])?);
+            fixed.push(self.moves[self.move_between(a, b)?].lit);
+        }
+        Some(fixed)
+    }
+
     /// "The track does not start with `prefix`": one of its moves is not
     /// made. Every track that starts with those cells, in that order, makes
     /// all of them, and only those do (a track is a path from the entrance).

@@ -6,6 +6,7 @@ mod bench;
 mod cosmic;
 mod cosmic_dump;
 mod dump;
+mod enumerate;
 mod flags;
 mod front;
 mod generate;

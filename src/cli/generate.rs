@@ -2,7 +2,9 @@
 //! the level format with `:comment` lines naming the seed and settings.
 
 use super::{out, CliError, EXIT_OK};
-use freshly_frosted::generate::{generate, Generated, Mechanic, Pair, Request, Style};
+use freshly_frosted::generate::{
+    generate, uniqueness, Generated, Mechanic, Pair, Request, Style, Uniqueness,
+};
 use freshly_frosted::judge::judge;
 use std::path::PathBuf;
 
@@ -34,6 +36,16 @@ pub struct Args {
     /// teleporter with several outs, each into a splitter).
     #[arg(long, value_name = "STYLE", value_parser = Style::parse)]
     pub style: Option<Style>,
+    /// Keep only levels whose minimal layout is unique (as `solve --count`
+    /// counts them), trying the seed's next attempts until one is. Each
+    /// candidate level gets --unique-timeout seconds; one that takes longer
+    /// is skipped (and said so on stderr), which is the only way the output
+    /// can depend on the machine.
+    #[arg(long)]
+    pub unique: bool,
+    /// Seconds for the uniqueness check of one candidate level.
+    #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
+    pub unique_timeout: f64,
     /// Also write the hidden layout (the level with the belts it was built
     /// around) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -58,13 +70,14 @@ fn request(a: &Args) -> Request {
         sources: a.sources,
         targets: a.targets,
         style: a.style,
-        unique: false,
+        unique: a.unique,
     }
 }
 
 pub fn run(a: Args) -> Result<i32, CliError> {
     let req = request(&a);
-    let mut accept = |_: &Pair| true;
+    let unique_timeout = super::flags::timeout(a.unique_timeout)?;
+    let mut accept = |pair: &Pair| !a.unique || unique(pair, unique_timeout);
     let g = generate(&req, &mut accept).map_err(CliError::bad_input)?;
     if let Some(path) = &a.layout {
         std::fs::write(path, g.pair.layout.to_string())
@@ -73,6 +86,19 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     out(&g.pair.level.to_string())?;
     note!("{}", summary(&g));
     Ok(EXIT_OK)
+}
+
+/// Whether the candidate level's minimal layout is unique; a check that
+/// runs out of time says so on stderr (the level is skipped).
+fn unique(pair: &Pair, timeout: std::time::Duration) -> bool {
+    match uniqueness(&pair.level, timeout) {
+        Uniqueness::Unique => true,
+        Uniqueness::NotUnique => false,
+        Uniqueness::Unknown => {
+            note!("generate: a candidate level was skipped: its uniqueness check ran out of time");
+            false
+        }
+    }
 }
 
 /// The stderr line: the settings, and the judge's verdict on the hidden layout.

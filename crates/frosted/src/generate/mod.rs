@@ -19,9 +19,11 @@ mod finish;
 mod rng;
 mod spec;
 mod streams;
+mod unique;
 
 pub use finish::Pair;
 pub use spec::{Mechanic, Request, Spec, Style};
+pub use unique::{uniqueness, Uniqueness};
 
 use rng::{mix, Rng};
 

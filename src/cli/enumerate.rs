@@ -27,11 +27,12 @@ pub fn run(a: &Args) -> Result<i32, CliError> {
     let settings = super::solve::settings(a)?;
     let mut printed = 0usize;
     let print_each = a.all && !a.count && !a.json;
+    // The first layout that could not be written: reported after the run.
+    let mut failed: Option<CliError> = None;
     let mut found = |layout: &Level| {
-        if print_each {
+        if print_each && failed.is_none() {
             let sep = if printed == 0 { "" } else { "\n" };
-            // A closed stdout ends the run by SIGPIPE, as everywhere else.
-            let _ = out(&format!("{sep}{layout}"));
+            failed = out(&format!("{sep}{layout}")).err();
             printed += 1;
         }
     };
@@ -44,9 +45,12 @@ pub fn run(a: &Args) -> Result<i32, CliError> {
         &mut found,
     )
     .map_err(CliError::bad_input)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     let line = count_line(&e, a.max.max_belts.is_some());
     if a.json {
-        out_json(&json(&e, &level, a.all))?;
+        out_json(&json(&e, a.all))?;
     } else if a.count {
         out(&format!("{line}\n"))?;
     } else {
@@ -55,8 +59,8 @@ pub fn run(a: &Args) -> Result<i32, CliError> {
     Ok(exit_code(&e))
 }
 
-/// 0 with at least one layout, 1 when none exists (proved), 3 when the
-/// deadline came before the count was complete and nothing was found.
+/// 0 with at least one layout (a complete count, or stopped at --limit),
+/// 1 when none exists (proved), 3 when the deadline came first.
 fn exit_code(e: &Enumeration<Level>) -> i32 {
     match (e.end, e.solutions.len()) {
         (EnumEnd::Complete, 0) => EXIT_NO,
@@ -77,7 +81,7 @@ pub fn count_line(e: &Enumeration<Level>, bounded: bool) -> String {
     };
     match e.end {
         EnumEnd::Complete if e.bound.is_none() => {
-            format!("0 layouts (complete: the level is unsolvable)")
+            "0 layouts (complete: the level is unsolvable)".to_string()
         }
         EnumEnd::Complete => format!("{n} {layouts}{belts} (complete)"),
         EnumEnd::Limit => format!("at least {n} {layouts}{belts} (stopped at --limit)"),
@@ -89,7 +93,7 @@ pub fn count_line(e: &Enumeration<Level>, bounded: bool) -> String {
 }
 
 /// The `--json` object.
-fn json(e: &Enumeration<Level>, level: &Level, all: bool) -> serde_json::Value {
+fn json(e: &Enumeration<Level>, all: bool) -> serde_json::Value {
     let end = match e.end {
         EnumEnd::Complete => "complete",
         EnumEnd::Limit => "limit",
@@ -106,7 +110,6 @@ fn json(e: &Enumeration<Level>, level: &Level, all: bool) -> serde_json::Value {
         let layouts: Vec<String> = e.solutions.iter().map(|l| l.to_string()).collect();
         v["layouts"] = serde_json::json!(layouts);
     }
-    let _ = level;
     v
 }
 

@@ -99,14 +99,12 @@ impl Board {
                     dir: d,
                     over: None,
                 });
-            } else if self.crossable(n, d) {
-                if self.free_step(n, d).is_some() {
-                    out.push(Step {
-                        from: c,
-                        dir: d,
-                        over: Some(n),
-                    });
-                }
+            } else if self.crossable(n, d) && self.free_step(n, d).is_some() {
+                out.push(Step {
+                    from: c,
+                    dir: d,
+                    over: Some(n),
+                });
             }
         }
         out

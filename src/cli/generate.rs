@@ -46,6 +46,11 @@ pub struct Args {
     /// Seconds for the uniqueness check of one candidate level.
     #[arg(long, value_name = "SECONDS", default_value_t = 20.0)]
     pub unique_timeout: f64,
+    /// Also solve the level (the default solver, one thread) for at most
+    /// SECONDS, and say on stderr what `solve` found: a second confirmation
+    /// besides the judge's verdict on the hidden layout. Stdout is the same.
+    #[arg(long, value_name = "SECONDS")]
+    pub solve: Option<f64>,
     /// Also write the hidden layout (the level with the belts it was built
     /// around) to FILE.
     #[arg(long, value_name = "FILE")]
@@ -85,6 +90,9 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     }
     out(&g.pair.level.to_string())?;
     note!("{}", summary(&g));
+    if let Some(seconds) = a.solve {
+        note!("{}", solved(&g.pair.level, super::flags::timeout(seconds)?));
+    }
     Ok(EXIT_OK)
 }
 
@@ -98,6 +106,31 @@ fn unique(pair: &Pair, timeout: std::time::Duration) -> bool {
             note!("generate: a candidate level was skipped: its uniqueness check ran out of time");
             false
         }
+    }
+}
+
+/// What `solve` finds on the level within `timeout`, as one stderr line.
+fn solved(level: &freshly_frosted::level::Level, timeout: std::time::Duration) -> String {
+    let opts = cegar::Options {
+        timeout: Some(timeout),
+        ..cegar::Options::default()
+    };
+    let encode = freshly_frosted::encode::EncodeOptions::default();
+    match freshly_frosted::puzzle::solve(level, &opts, &encode, &mut |_| {}) {
+        Ok(r) => {
+            let belts = r.cost.map_or(String::new(), |c| format!(", {c} belts"));
+            let verified = match &r.candidate {
+                Some(l) if judge(l).solved() => ", verified",
+                Some(_) => ", NOT verified",
+                None => "",
+            };
+            format!(
+                "solve: {}{belts}{verified} in {:.2}s",
+                r.status.name(),
+                r.times.total.as_secs_f64()
+            )
+        }
+        Err(e) => format!("solve: error: {e}"),
     }
 }
 

@@ -108,3 +108,16 @@ fn every_corpus_level_is_printed_again_by_its_command() {
     }
     assert!(n >= 300, "only {n} corpus levels");
 }
+
+/// `--solve` adds `solve`'s verdict on stderr and leaves stdout alone.
+#[test]
+fn generate_and_solve() {
+    let plain = run(&["generate", "--seed", "4", "--size", "6x5"]);
+    let solved = run(&["generate", "--seed", "4", "--size", "6x5", "--solve", "60"]);
+    let stdout = |s: &str| s.split("--- stderr").next().unwrap_or("").to_string();
+    assert_eq!(stdout(&plain), stdout(&solved));
+    assert!(
+        solved.contains("\nsolve: optimal, ") && solved.contains(", verified in "),
+        "{solved}"
+    );
+}

@@ -24,9 +24,10 @@ const WORLDS: [&str; 12] = [
     "12-any-sources",
 ];
 const MIN_PER_WORLD: usize = 3;
-/// Folders of the other puzzle, checked by their own tests
-/// (`crates/cosmic/tests/example_levels.rs`), not worlds of Freshly Frosted.
-const OTHER_PUZZLES: [&str; 1] = ["cosmic-express"];
+/// Folders that are not hand-made worlds: the other puzzle's, checked by
+/// their own tests (`crates/cosmic/tests/example_levels.rs`), and the
+/// generated corpus (`tests/generated.rs`).
+const OTHER_PUZZLES: [&str; 2] = ["cosmic-express", "generated"];
 /// The levels stay small enough for every test that solves them to be quick.
 const MAX_SIDE: usize = 7;
 const MAX_FREE_CELLS: usize = 25;

@@ -6,8 +6,10 @@ mod bench;
 mod cosmic;
 mod cosmic_dump;
 mod dump;
+mod enumerate;
 mod flags;
 mod front;
+mod generate;
 mod interrupt;
 mod puzzle;
 mod report;
@@ -119,6 +121,17 @@ pub enum Command {
     /// Exit 0 when every level got a status (whichever), 2 on bad arguments or
     /// when some level got `error`, 3 when interrupted.
     Bench(bench::BenchArgs),
+    /// Generate a new level in the game's style, solvable by construction.
+    ///
+    /// The level is built around a hidden layout: belt paths from the sources
+    /// past toppers to targets (through splitters, teleporters, bumpers, merges
+    /// and crossovers, as the mechanics allow); the simulator runs it, each
+    /// target accepts what it received (`:targets` from the deliveries), and
+    /// the belts are removed but for any preset ones. Prints the level on
+    /// stdout with `:comment` lines naming the command and settings; on stderr,
+    /// a line saying the hidden layout solves it (the judge's verdict).
+    /// Exit 0, or 2 on bad arguments or when no level could be made.
+    Generate(generate::Args),
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
@@ -265,6 +278,7 @@ pub fn main() -> i32 {
         Command::DumpCnf(a) => dump::dump_cnf(a),
         Command::Decode(a) => dump::decode(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Generate(a) => generate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -51,6 +51,22 @@ pub struct Args {
     /// of [x, y], entrance to exit) in place of "layout", and "max_cells".
     #[arg(long)]
     pub json: bool,
+    /// Print every distinct layout with the fewest belts (with --max-belts:
+    /// every one with at most that many), each verified by the simulator,
+    /// separated by blank lines; on stderr, how many and whether that is all
+    /// (`3 layouts with 7 belts (the fewest) (complete)`). Layouts that differ only on
+    /// cells no donut ever visits are the same solution, printed once without
+    /// belts on those cells. Freshly Frosted only. Exit 0 with at least one
+    /// layout, 1 when there is none, 3 when --timeout came first.
+    #[arg(long)]
+    pub all: bool,
+    /// Like --all, but print only the count line (on stdout; the number first).
+    #[arg(long)]
+    pub count: bool,
+    /// With --all or --count: stop after N layouts (the count then says
+    /// `at least N`).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
 }
 
 /// Creates the `--dump-calls` folder, unless a file is in the way.
@@ -70,7 +86,7 @@ fn dump_folder(dir: &Path) -> Result<(), CliError> {
 }
 
 /// The settings for `solve`'s arguments, checked.
-fn settings(a: &Args) -> Result<Settings, CliError> {
+pub(super) fn settings(a: &Args) -> Result<Settings, CliError> {
     let mut settings = a.flags.settings()?;
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
@@ -85,6 +101,9 @@ fn settings(a: &Args) -> Result<Settings, CliError> {
 }
 
 pub fn run(a: Args) -> Result<i32, CliError> {
+    if super::enumerate::asked(&a) {
+        return super::enumerate::run(&a);
+    }
     match Puzzle::of_file(&a.level, a.puzzle.puzzle) {
         Puzzle::Frosted => run_front(&Frosted(load_level(&a.level)?), &a),
         Puzzle::Cosmic => run_front(&Cosmic(load_ce_level(&a.level)?), &a),

@@ -61,6 +61,8 @@ mod bench;
 mod cosmic;
 mod decode;
 mod dump_cnf;
+mod enumerate;
+mod generate;
 mod show;
 mod simulate;
 mod solve;
@@ -157,6 +159,10 @@ impl RepoLevel {
         }
         let stem = name.strip_suffix(".txt")?;
         let world = path.parent()?.file_name()?.to_str()?;
+        // The generated corpus has tests of its own (`tests/generated.rs`).
+        if world == "generated" {
+            return None;
+        }
         let dir = format!("levels/{world}");
         Some(RepoLevel {
             level: format!("{dir}/{stem}.txt"),

@@ -53,12 +53,17 @@ pub fn repo_levels() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("levels")
 }
 
-/// The example level files in `levels/` (not solutions or wrong layouts), sorted.
+/// The folder of generated levels under `levels/` (`tests/generated.rs`):
+/// not hand-made examples.
+pub const GENERATED: &str = "generated";
+
+/// The example level files in `levels/` (not solutions or wrong layouts, not
+/// the generated corpus), sorted.
 pub fn example_levels() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for world in std::fs::read_dir(repo_levels()).expect("levels/") {
         let world = world.expect("entry").path();
-        if !world.is_dir() {
+        if !world.is_dir() || world.ends_with(GENERATED) {
             continue;
         }
         for f in std::fs::read_dir(&world).expect("world") {

@@ -24,4 +24,4 @@ pub mod xorshift;
 
 pub use puzzle::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
 pub use report::{Claim, Counts, Nouns, Progress, Proof, ProofMethod, Report, Status, Stop, Times};
-pub use solve::{solve, Event, Options};
+pub use solve::{enumerate, solve, EnumEnd, Enumeration, Event, Options};

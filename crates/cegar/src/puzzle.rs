@@ -118,6 +118,17 @@ pub trait Puzzle {
     /// Runs the exact check; `explain`: say why a rejected candidate fails.
     fn check(&mut self, candidate: &Self::Candidate, explain: bool) -> Check;
 
+    /// For enumeration ([`crate::enumerate`]): a clause that the accepted
+    /// `candidate`, and every candidate the puzzle counts as the same
+    /// solution, violate, and every other solution satisfies. By default:
+    /// some decision ([`Puzzle::decisions_of`]) differs from the
+    /// candidate's; `None` when the puzzle has no decisions (it cannot
+    /// enumerate).
+    fn block(&mut self, candidate: &Self::Candidate) -> Option<Clause> {
+        let decisions = self.decisions_of(candidate);
+        (!decisions.is_empty()).then(|| decisions.iter().map(|d| !d.keep).collect())
+    }
+
     /// A lower bound for this instance, or why there is none.
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
         Err("this puzzle has no lower bound".into())

@@ -297,3 +297,60 @@ fn first_stops_at_a_verified_candidate_and_claims_no_proof() {
     assert_eq!(r.claim, Claim::Verified(None));
     assert!(r.proof().is_none());
 }
+
+/// The solving sets of lit cells with at most `k` lit (every one, when
+/// `k` is `None`), by trying every set.
+fn every_solution(toy: &Toy, k: Option<usize>) -> Vec<Vec<bool>> {
+    let n = toy.cells.len();
+    (0u32..1 << n)
+        .map(|m| (0..n).map(|i| m >> i & 1 == 1).collect::<Vec<bool>>())
+        .filter(|on| k.is_none_or(|k| on.iter().filter(|&&b| b).count() <= k))
+        .filter(|on| toy.solves(on))
+        .collect()
+}
+
+/// Enumeration with the default blocking clause (some decision differs):
+/// every minimal set, and every set within one more, exactly once each.
+#[test]
+fn enumeration_lists_every_solution_once() {
+    let mut several = 0;
+    for rows in LEVELS {
+        let Some(fewest) = brute_force(&Toy::new(rows, false)) else {
+            continue;
+        };
+        for max_cost in [None, Some(fewest + 1)] {
+            let mut want = every_solution(&Toy::new(rows, false), Some(max_cost.unwrap_or(fewest)));
+            let opts = Options {
+                max_cost,
+                ..Options::default()
+            };
+            let mut seen = 0;
+            let e = cegar::enumerate(
+                &mut Toy::new(rows, true),
+                &opts,
+                None,
+                &mut |_| {},
+                &mut |_| seen += 1,
+            )
+            .expect("the toy enumerates");
+            assert_eq!(e.end, cegar::EnumEnd::Complete, "{rows:?}");
+            assert_eq!(seen, e.solutions.len());
+            let mut got = e.solutions.clone();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{rows:?} at {max_cost:?}");
+            several += usize::from(want.len() > 1);
+            let limited = cegar::enumerate(
+                &mut Toy::new(rows, false),
+                &opts,
+                Some(1),
+                &mut |_| {},
+                &mut |_| {},
+            )
+            .expect("the toy enumerates");
+            assert_eq!(limited.end, cegar::EnumEnd::Limit, "{rows:?}");
+            assert_eq!(limited.solutions.len(), 1);
+        }
+    }
+    assert!(several >= 3, "only {several} cases with several solutions");
+}

@@ -135,6 +135,15 @@ impl Puzzle for Frosted {
         }
     }
 
+    /// Two layouts that agree on every cell a donut visits in the run of
+    /// one of them have the same run (the run reads no other cell), so they
+    /// are the same solution: the clause says some visited `.` cell differs
+    /// (the counterexample clause X1, here on an accepted layout).
+    fn block(&mut self, layout: &Level) -> Option<Clause> {
+        let outcome = crate::sim::simulate(layout);
+        Some(self.enc().counterexample(layout, &outcome))
+    }
+
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
         let cb = ChainBound::new(&self.level)?;
         Ok(Box::new(Chains(cb)))
@@ -191,6 +200,46 @@ impl LowerBound for Chains {
     fn work(&self) -> u64 {
         self.0.work()
     }
+}
+
+/// Every distinct layout of `level` with the fewest belts (or, with
+/// `opts.max_cost`, with at most that many), at most `limit` of them; two
+/// layouts that differ only on cells no donut visits count once (see
+/// [`Puzzle::block`] above). Each is reduced: no belt on a cell its run does
+/// not visit.
+pub fn enumerate(
+    level: &Level,
+    opts: &cegar::Options,
+    encode: &EncodeOptions,
+    limit: Option<usize>,
+    events: &mut dyn FnMut(cegar::Event<Level>),
+    found: &mut dyn FnMut(&Level),
+) -> Result<cegar::Enumeration<Level>, String> {
+    let mut reduced = |layout: &Level| found(&without_idle_belts(level, layout));
+    let mut e = cegar::enumerate(
+        &mut Frosted::new(level, encode),
+        opts,
+        limit,
+        events,
+        &mut reduced,
+    )?;
+    for s in &mut e.solutions {
+        *s = without_idle_belts(level, s);
+    }
+    Ok(e)
+}
+
+/// The layout without the belts it placed on cells its run never visits
+/// (the same run, so the same verdict).
+pub fn without_idle_belts(level: &Level, layout: &Level) -> Level {
+    let visited = crate::sim::simulate(layout).visited;
+    let mut out = layout.clone();
+    for c in level.free_cells() {
+        if !visited[c.index()] {
+            out.tiles[c.index()] = Tile::Empty;
+        }
+    }
+    out
 }
 
 /// Solves `level` with the loop of [`cegar::solve`]: the layout with the

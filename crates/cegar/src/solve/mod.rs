@@ -12,9 +12,12 @@
 //! anything cheaper. The loop searches until it has a first candidate (or
 //! searching is UNSAT), then proves.
 
+mod enumerate;
 mod neighbourhood;
 mod run;
 mod setup;
+
+pub use enumerate::{enumerate, EnumEnd, Enumeration};
 
 use crate::puzzle::Puzzle;
 use crate::report::Progress;

@@ -59,7 +59,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Gives the solver a clause learned after the encoding.
-    fn add(&mut self, cl: &Clause) -> Result<(), String> {
+    pub(super) fn add(&mut self, cl: &Clause) -> Result<(), String> {
         self.check_interface(cl.iter())?;
         self.add_encoding(cl);
         Ok(())
@@ -233,7 +233,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// One SAT call: its answer, timed and traced.
-    fn ask(&mut self) -> Result<Answer, String> {
+    pub(super) fn ask(&mut self) -> Result<Answer, String> {
         self.tick_progress(None);
         let improving = self.neighbourhood.current().is_some();
         let assumptions = self.assumptions(improving)?;
@@ -361,7 +361,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
 
     /// A rejected candidate: its clauses block it and every candidate that
     /// fails for the same reason.
-    fn on_rejected(
+    pub(super) fn on_rejected(
         &mut self,
         candidate: &P::Candidate,
         clauses: &[Clause],

@@ -58,6 +58,7 @@ macro_rules! each_level {
 }
 
 mod bench;
+mod check_certificate;
 mod cosmic;
 mod decode;
 mod dump_cnf;

@@ -90,18 +90,20 @@ impl FormulaCheck {
                 clauses.len()
             ));
         }
-        let mut want: Vec<Vec<Lit>> = self.encoding.iter().map(sorted).collect();
-        let mut got: Vec<(Vec<Lit>, usize)> =
-            clauses.iter().map(sorted).zip(1..).collect::<Vec<_>>();
-        want.sort();
-        got.sort();
-        for ((g, line), w) in got.iter().zip(&want) {
-            if g != w {
-                let cl: Clause = g.iter().copied().collect();
-                return Err(format!(
-                    "clause {line} {} is not a clause of the level's encoding",
-                    show(&cl)
-                ));
+        let mut want: HashMap<Vec<Lit>, usize> = HashMap::new();
+        for cl in &self.encoding {
+            *want.entry(sorted(cl)).or_default() += 1;
+        }
+        for (line, cl) in (1..).zip(clauses) {
+            match want.get_mut(&sorted(cl)) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => {
+                    return Err(format!(
+                        "clause {line} {} is not a clause of the level's encoding \
+                         (or it is there more often than the encoding has it)",
+                        show(cl)
+                    ))
+                }
             }
         }
         Ok(())

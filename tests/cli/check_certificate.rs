@@ -211,8 +211,9 @@ fn flip_literal(path: &Path, n: usize) {
     std::fs::write(path, lines.join("\n") + "\n").expect("write");
 }
 
-/// A literal flipped in the encoding, and one in a counterexample clause:
-/// each is caught, by the re-encoding and by the replay.
+/// A literal flipped in the encoding, in a counterexample clause, in a
+/// loop formula: each is caught, by the re-encoding, the replay, the
+/// re-derivation.
 #[test]
 fn a_flipped_literal_fails() {
     if !tools() {
@@ -232,18 +233,24 @@ fn a_flipped_literal_fails() {
     );
     assert_cmd_snapshot!(&dir, &CHECK);
 
-    std::fs::write(&formula, &original).expect("restore");
-    let text = std::fs::read_to_string(dir.join("cert/proof-1.jsonl")).expect("justifications");
-    let line = text
-        .lines()
-        .find(|l| l.contains("\"kind\":\"counterexample\""))
-        .expect("one");
-    let j: serde_json::Value = serde_json::from_str(line).expect("json");
-    let n = j["clause"].as_u64().expect("clause number") as usize;
-    flip_literal(&formula, n);
-    let out = run_in(&dir, &CHECK);
-    assert!(out.starts_with("exit: 1"), "{out}");
-    assert!(out.contains(&format!("proof-1.cnf clause {n} ")), "{out}");
+    // A counterexample clause and a loop formula, each with a literal flipped.
+    for kind in ["\"kind\":\"counterexample\"", "\"note\":\"loop "] {
+        std::fs::write(&formula, &original).expect("restore");
+        let text = std::fs::read_to_string(dir.join("cert/proof-1.jsonl")).expect("justifications");
+        let line = text
+            .lines()
+            .find(|l| l.contains(kind))
+            .expect("one of this kind");
+        let j: serde_json::Value = serde_json::from_str(line).expect("json");
+        let n = j["clause"].as_u64().expect("clause number") as usize;
+        flip_literal(&formula, n);
+        let out = run_in(&dir, &CHECK);
+        assert!(out.starts_with("exit: 1"), "{kind}: {out}");
+        assert!(
+            out.contains(&format!("proof-1.cnf clause {n} ")),
+            "{kind}: {out}"
+        );
+    }
 }
 
 /// The DRAT proof cut to half its length: the DRAT checker refuses it.

@@ -93,6 +93,11 @@ fn settings(a: &Args) -> Result<Settings, CliError> {
     opts.timeout = timeout;
     opts.dump_calls = a.dump_calls.clone();
     if let Some(dir) = &a.certificate {
+        if a.first {
+            return Err(CliError::bad_input(
+                "--certificate proves a claim, and --first stops before any proof",
+            ));
+        }
         super::certificate::write::prepare(dir)?;
         opts.record = true;
     }

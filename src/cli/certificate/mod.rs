@@ -42,6 +42,9 @@ pub struct Manifest {
     pub solution: Option<String>,
     /// What the certificate proves, in words.
     pub claim: String,
+    /// Each file of the certificate, and what it is.
+    #[serde(default)]
+    pub files: std::collections::BTreeMap<String, String>,
     pub proofs: Vec<ProofEntry>,
 }
 

@@ -74,17 +74,30 @@ pub fn write(
         belts: report.cost,
         solution: None,
         claim: String::new(),
+        files: Default::default(),
         proofs: Vec::new(),
     };
+    manifest.files.insert(
+        "manifest.json".into(),
+        "this file: what the certificate proves, and how".into(),
+    );
     if let Some(layout) = &report.candidate {
         put(dir, "solution.txt", &layout.to_string())?;
         manifest.solution = Some("solution.txt".into());
+        manifest.files.insert(
+            "solution.txt".into(),
+            format!(
+                "the best layout ({} belts), in the level format",
+                layout.added_belts(level)
+            ),
+        );
     }
     manifest.claim = match (&report.claim, report.status) {
         (Claim::Proved(p), Status::Optimal | Status::Unsolvable) => {
             let (rec, call, by) = proving_call(level, settings, p, recording)?;
             let entry = write_proof(dir, 1, level, settings, &rec, &call, by)?;
             let claim = entry.claim.clone();
+            describe_files(&mut manifest.files, &entry);
             manifest.proofs.push(entry);
             claim
         }
@@ -105,6 +118,18 @@ pub fn write(
         manifest.claim,
         dir.display()
     ))
+}
+
+/// Says what each file of a proof is.
+fn describe_files(files: &mut std::collections::BTreeMap<String, String>, p: &ProofEntry) {
+    let what = [
+        (&p.formula, format!("DIMACS: the formula of the SAT call that proves \"{}\": the level's encoding, the clauses the loop added, the call's assumptions as unit clauses", p.claim)),
+        (&p.justifications, format!("one JSON line per clause the loop added to {}: where it came from (the layout whose run justifies a counterexample, and the cells it covers)", p.formula)),
+        (&p.drat, format!("{PROVER}'s DRAT proof (binary) that {} is unsatisfiable", p.formula)),
+    ];
+    for (file, text) in what {
+        files.insert(file.clone(), text);
+    }
 }
 
 /// The recording and call that prove `proof`, and how the solve proved it:

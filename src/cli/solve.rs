@@ -64,20 +64,17 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Creates the `--dump-calls` folder, unless a file is in the way.
-fn dump_folder(dir: &Path) -> Result<(), CliError> {
+/// Creates the folder `dir` that `flag` (`--dump-calls`, `--certificate`)
+/// names, unless a file is in the way.
+pub(super) fn make_folder(flag: &str, dir: &Path) -> Result<(), CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::bad_input(format!(
-            "--dump-calls: {} exists and is not a folder",
+            "{flag}: {} exists and is not a folder",
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CliError::bad_input(format!(
-            "--dump-calls: cannot create {}: {e}",
-            dir.display()
-        ))
-    })
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::bad_input(format!("{flag}: cannot create {}: {e}", dir.display())))
 }
 
 /// The settings for `solve`'s arguments, checked.
@@ -85,7 +82,7 @@ fn settings(a: &Args) -> Result<Settings, CliError> {
     let mut settings = a.flags.settings()?;
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
-        dump_folder(dir)?;
+        make_folder("--dump-calls", dir)?;
     }
     let opts = &mut settings.opts;
     opts.first = a.first;

@@ -8,27 +8,12 @@
 //! DRAT checker (`cargo install rate`); without them the tests say SKIPPED,
 //! except in CI (`CI` set), where they fail.
 
-use crate::{real_level_in_scratch, run_in, scratch};
+use crate::{has_program, real_level_in_scratch, run_in, scratch};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Whether `program` runs (answers `--help`); SKIPPED when not, and an
-/// error in CI, which installs both.
-fn has(program: &str, install: &str) -> bool {
-    if Command::new(program).arg("--help").output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI is set but `{program}` is not installed ({install})"
-    );
-    eprintln!("SKIPPED: no `{program}` on PATH ({install})");
-    false
-}
 
 /// Both programs the certificates need.
 fn tools() -> bool {
-    has("cadical", "apt-get install cadical") && has("rate", "cargo install rate")
+    has_program("cadical", "apt-get install cadical") && has_program("rate", "cargo install rate")
 }
 
 /// `dir/level.txt` solved with `--certificate cert` (one thread, so the

@@ -26,18 +26,7 @@ const PROVER: &str = "cadical";
 /// Creates the folder `dir` (it may exist), and makes sure CaDiCaL runs,
 /// before the solve starts.
 pub fn prepare(dir: &Path) -> Result<(), CliError> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(CliError::bad_input(format!(
-            "--certificate: {} exists and is not a folder",
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CliError::bad_input(format!(
-            "--certificate: cannot create {}: {e}",
-            dir.display()
-        ))
-    })?;
+    crate::cli::solve::make_folder("--certificate", dir)?;
     Command::new(PROVER)
         .arg("--version")
         .output()

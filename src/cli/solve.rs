@@ -279,7 +279,7 @@ fn wait_for_loop<F: Front>(
 /// (varisat): the best verified layout so far is then reported as `solved`.
 /// While one SAT call runs for long, a progress line still comes every
 /// [`PROGRESS_EVERY`], saying how long the call has been running.
-fn solve_with_hard_timeout<F: Front>(
+pub(super) fn solve_with_hard_timeout<F: Front>(
     front: &F,
     settings: &Settings,
 ) -> Result<(Report<F>, Recording<F::Candidate>), CliError> {

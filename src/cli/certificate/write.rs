@@ -138,15 +138,15 @@ fn proving_call(
             .ok_or_else(|| internal("internal error: no proving call was recorded"))?;
         return Ok((recording, call, "sat".into()));
     }
-    let mut opts = settings.opts.clone();
+    let mut again = settings.clone();
+    let opts = &mut again.opts;
     opts.lower_bound = false;
     opts.max_cost = proof.max_cost;
     opts.first = false;
     opts.record = true;
-    let mut rec = Recording::default();
-    let again =
-        freshly_frosted::puzzle::solve(level, &opts, &settings.encode, &mut |e| rec.take(&e))
-            .map_err(|e| internal(&e))?;
+    // With the solve's timeout, and its progress lines and Ctrl-C.
+    let front = crate::cli::front::Frosted(level.clone());
+    let (again, rec) = crate::cli::solve::solve_with_hard_timeout(&front, &again)?;
     let covers = matches!(&again.claim, Claim::Proved(p) if p.by == ProofMethod::Sat
         && p.max_cost.is_none_or(|k| proof.max_cost.is_some_and(|m| m <= k)));
     if again.candidate.is_some() {

@@ -5,10 +5,13 @@
 
 use super::flags::Settings;
 use super::puzzle::{both_forms, path_json, CeLevel};
+use super::CliError;
 use crate::level::Level;
+use cegar::record::Recording;
 use cegar::{Event, Nouns};
 use cosmic_express::Track;
 use serde_json::Value;
+use std::path::Path;
 
 /// What the loop reports as it runs, for a candidate type `C`.
 pub type Events<'a, C> = &'a mut dyn FnMut(Event<C>);
@@ -42,6 +45,19 @@ pub trait Front: Clone + Send + 'static {
     fn text(&self, c: &Self::Candidate) -> String;
     /// A candidate in `--json`.
     fn json(&self, c: &Self::Candidate) -> Value;
+    /// Writes the certificate of a solve into `dir` (`solve --certificate`);
+    /// the line saying what it holds.
+    fn certificate(
+        &self,
+        _settings: &Settings,
+        _report: &cegar::Report<Self::Candidate>,
+        _recording: Recording<Self::Candidate>,
+        _dir: &Path,
+    ) -> Result<String, CliError> {
+        Err(CliError::bad_input(
+            "--certificate: only Freshly Frosted solves write certificates",
+        ))
+    }
 }
 
 /// A Freshly Frosted level.
@@ -68,6 +84,16 @@ impl Front for Frosted {
 
     fn json(&self, layout: &Level) -> Value {
         Value::String(layout.to_string())
+    }
+
+    fn certificate(
+        &self,
+        settings: &Settings,
+        report: &cegar::Report<Level>,
+        recording: Recording<Level>,
+        dir: &Path,
+    ) -> Result<String, CliError> {
+        super::certificate::write::write(&self.0, settings, report, recording, dir)
     }
 }
 

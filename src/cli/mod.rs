@@ -3,6 +3,7 @@
 //! the fixed exit codes.
 
 mod bench;
+mod certificate;
 mod cosmic;
 mod cosmic_dump;
 mod dump;
@@ -132,6 +133,19 @@ pub enum Command {
     /// a line saying the hidden layout solves it (the judge's verdict).
     /// Exit 0, or 2 on bad arguments or when no level could be made.
     Generate(generate::Args),
+    /// Check a certificate that `solve LEVEL --certificate DIR` wrote.
+    ///
+    /// Checks that the solution (for `optimal`) solves the level with the
+    /// claimed belts; that each proving formula is exactly the level's encoding
+    /// (encoded again here) plus clauses each re-derived from its justification
+    /// (every counterexample's layout is run again: the run must fail, and the
+    /// clause must name exactly the `.` cells it visited) plus assumptions that
+    /// say only "every requirement" and "at most K belts"; and that the DRAT
+    /// proof refutes the formula, by a checker that shares no code with
+    /// CaDiCaL (`rate`: cargo install rate). Prints what it checked.
+    /// Exit 0 when everything checks, 1 naming what failed, 2 on bad input
+    /// (an unreadable level, no DRAT checker).
+    CheckCertificate(certificate::check::Args),
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
@@ -279,6 +293,7 @@ pub fn main() -> i32 {
         Command::Decode(a) => dump::decode(a),
         Command::Bench(a) => bench::bench(a),
         Command::Generate(a) => generate::run(a),
+        Command::CheckCertificate(a) => certificate::check::run(a),
     };
     match result {
         Ok(code) => code,

@@ -10,6 +10,7 @@ use super::report::{
 };
 use super::report::{Progress, Report};
 use super::{interrupt, load_level, out, out_json, CliError};
+use cegar::record::Recording;
 use cegar::{Event, Stop};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -43,6 +44,16 @@ pub struct Args {
     /// a long solve writes hundreds of megabytes.
     #[arg(long, value_name = "DIR")]
     pub dump_calls: Option<PathBuf>,
+    /// Write a certificate of the claim (`unsolvable` or `optimal`) to DIR, for
+    /// `frosted check-certificate LEVEL DIR`: the formula of the SAT call
+    /// that proves it (DIMACS, its assumptions as unit clauses), CaDiCaL's
+    /// DRAT proof of it (needs the `cadical` program), for every clause the
+    /// loop added the layout whose run justifies it and the cells it covers,
+    /// and manifest.json saying what proves what (docs/certificates.md). A
+    /// claim the chain bound proved is proved again by SAT calls for the
+    /// certificate, which can take longer. Freshly Frosted only.
+    #[arg(long, value_name = "DIR")]
+    pub certificate: Option<PathBuf>,
     /// Print one JSON object {"status", "belts", "iterations", "seconds", "layout", ...}
     /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K,
     /// "by": "sat" or "chain bound"}: no layout with at most K belts solves the
@@ -69,20 +80,17 @@ pub struct Args {
     pub limit: Option<usize>,
 }
 
-/// Creates the `--dump-calls` folder, unless a file is in the way.
-fn dump_folder(dir: &Path) -> Result<(), CliError> {
+/// Creates the folder `dir` that `flag` (`--dump-calls`, `--certificate`)
+/// names, unless a file is in the way.
+pub(super) fn make_folder(flag: &str, dir: &Path) -> Result<(), CliError> {
     if dir.exists() && !dir.is_dir() {
         return Err(CliError::bad_input(format!(
-            "--dump-calls: {} exists and is not a folder",
+            "{flag}: {} exists and is not a folder",
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CliError::bad_input(format!(
-            "--dump-calls: cannot create {}: {e}",
-            dir.display()
-        ))
-    })
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::bad_input(format!("{flag}: cannot create {}: {e}", dir.display())))
 }
 
 /// The settings for `solve`'s arguments, checked.
@@ -90,13 +98,22 @@ pub(super) fn settings(a: &Args) -> Result<Settings, CliError> {
     let mut settings = a.flags.settings()?;
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
-        dump_folder(dir)?;
+        make_folder("--dump-calls", dir)?;
     }
     let opts = &mut settings.opts;
     opts.first = a.first;
     opts.max_cost = a.max.max_belts;
     opts.timeout = timeout;
     opts.dump_calls = a.dump_calls.clone();
+    if let Some(dir) = &a.certificate {
+        if a.first {
+            return Err(CliError::bad_input(
+                "--certificate proves a claim, and --first stops before any proof",
+            ));
+        }
+        super::certificate::write::prepare(dir)?;
+        opts.record = true;
+    }
     Ok(settings)
 }
 
@@ -106,6 +123,9 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     }
     match Puzzle::of_file(&a.level, a.puzzle.puzzle) {
         Puzzle::Frosted => run_front(&Frosted(load_level(&a.level)?), &a),
+        Puzzle::Cosmic if a.certificate.is_some() => Err(CliError::bad_input(
+            "--certificate: only Freshly Frosted solves write certificates",
+        )),
         Puzzle::Cosmic => run_front(&Cosmic(load_ce_level(&a.level)?), &a),
     }
 }
@@ -114,7 +134,7 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// summary (on stderr), or the JSON report.
 fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     let settings = settings(a)?;
-    let report = solve_with_hard_timeout(front, &settings)?;
+    let (report, recording) = solve_with_hard_timeout(front, &settings)?;
     if a.json {
         out_json(&report_json(front, &report))?;
     } else {
@@ -122,6 +142,9 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
             out(&front.text(c))?;
         }
         note!("{}", summary::<F>(&report));
+    }
+    if let Some(dir) = &a.certificate {
+        note!("{}", front.certificate(&settings, &report, recording, dir)?);
     }
     Ok(exit_code(&report))
 }
@@ -141,6 +164,8 @@ struct Shared<F: Front> {
     best: Option<F::Candidate>,
     last: Option<Progress<F>>,
     printed: Instant,
+    /// With `--certificate`: what the loop recorded.
+    recording: Recording<F::Candidate>,
 }
 
 impl<F: Front> Shared<F> {
@@ -189,6 +214,11 @@ fn spawn_loop<F: Front>(
                 }
             }
             Event::Trace(line) => note!("{line}"),
+            e @ (Event::Encoded { .. } | Event::Added { .. } | Event::ProvingCall { .. }) => {
+                if let Ok(mut sh) = shared.lock() {
+                    sh.recording.take(&e);
+                }
+            }
             Event::Rejected {
                 candidate,
                 reason,
@@ -268,16 +298,17 @@ fn wait_for_loop<F: Front>(
 /// (varisat): the best verified layout so far is then reported as `solved`.
 /// While one SAT call runs for long, a progress line still comes every
 /// [`PROGRESS_EVERY`], saying how long the call has been running.
-fn solve_with_hard_timeout<F: Front>(
+pub(super) fn solve_with_hard_timeout<F: Front>(
     front: &F,
     settings: &Settings,
-) -> Result<Report<F>, CliError> {
+) -> Result<(Report<F>, Recording<F::Candidate>), CliError> {
     let opts = &settings.opts;
     let start = Instant::now();
     let shared = Arc::new(Mutex::new(Shared {
         best: None,
         last: None,
         printed: start,
+        recording: Recording::default(),
     }));
     let rx = spawn_loop(front, settings, &shared);
     let deadline = opts.timeout.map(|t| start + t + Duration::from_millis(500));
@@ -290,8 +321,12 @@ fn solve_with_hard_timeout<F: Front>(
         // The racing copies may still be at it: their files go now.
         crate::sat::remove_temp_files();
     }
+    let recorded = || {
+        let mut sh = shared.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::take(&mut sh.recording)
+    };
     if let Some(answer) = received {
-        return answer;
+        return answer.map(|r| (r, recorded()));
     }
     let stop = match interrupt::interrupted() {
         true => Stop::Interrupted,
@@ -302,7 +337,7 @@ fn solve_with_hard_timeout<F: Front>(
         .map(|sh| (sh.best.clone(), sh.last.clone()))
         .unwrap_or_default();
     let solver = opts.solver.name();
-    Ok(stopped_report(
+    let report = stopped_report(
         front,
         solver,
         opts.threads,
@@ -310,5 +345,6 @@ fn solve_with_hard_timeout<F: Front>(
         stop,
         best,
         last.as_ref(),
-    ))
+    );
+    Ok((report, recorded()))
 }

@@ -58,6 +58,7 @@ macro_rules! each_level {
 }
 
 mod bench;
+mod check_certificate;
 mod cosmic;
 mod decode;
 mod dump_cnf;
@@ -313,15 +314,21 @@ pub(crate) fn real_level_in_scratch(name: &str, relative: &str) -> Option<PathBu
 /// The solver binary `program` (Debian's `cadical`, `minisat`) is on PATH;
 /// if not, says SKIPPED (never in CI, which installs them).
 pub(crate) fn has_solver(program: &str) -> bool {
-    // Both answer `--help` (MiniSat has no `--version`).
+    has_program(program, &format!("apt-get install {program}"))
+}
+
+/// `program` is on PATH (it answers `--help`, as MiniSat does without a
+/// `--version`); if not, says SKIPPED with how to `install` it, or fails in
+/// CI, which installs everything the tests run.
+pub(crate) fn has_program(program: &str, install: &str) -> bool {
     if Command::new(program).arg("--help").output().is_ok() {
         return true;
     }
     assert!(
         std::env::var_os("CI").is_none(),
-        "CI is set but `{program}` is not installed"
+        "CI is set but `{program}` is not installed ({install})"
     );
-    eprintln!("SKIPPED: no `{program}` binary on PATH (apt-get install {program})");
+    eprintln!("SKIPPED: no `{program}` binary on PATH ({install})");
     false
 }
 

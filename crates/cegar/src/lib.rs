@@ -17,6 +17,7 @@ pub mod acyclic;
 pub mod cost;
 pub mod keyed;
 pub mod puzzle;
+pub mod record;
 pub mod report;
 pub mod sat;
 pub mod solve;
@@ -24,4 +25,4 @@ pub mod xorshift;
 
 pub use puzzle::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
 pub use report::{Claim, Counts, Nouns, Progress, Proof, ProofMethod, Report, Status, Stop, Times};
-pub use solve::{enumerate, solve, EnumEnd, Enumeration, Event, Options};
+pub use solve::{enumerate, solve, EnumEnd, Enumeration, Event, Options, Origin};

@@ -46,6 +46,9 @@ pub struct Decoded<C> {
     /// Clauses that every solution satisfies (loop formulas, cycle cuts)
     /// and that this model violates; the loop adds them.
     pub lemmas: Vec<Clause>,
+    /// One justification per lemma, opaque to the loop, for certificates
+    /// ([`crate::solve::Origin::Lemma`]); may be empty when not recording.
+    pub notes: Vec<String>,
 }
 
 /// The exact check's verdict on a candidate.

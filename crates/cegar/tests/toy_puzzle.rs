@@ -126,6 +126,7 @@ impl Puzzle for Toy {
         Decoded {
             candidate: Some(on),
             lemmas: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

@@ -77,6 +77,7 @@ impl Puzzle for Cosmic {
             return Decoded {
                 candidate: None,
                 lemmas: Vec::new(),
+                notes: Vec::new(),
             };
         };
         let read = enc.read(model);
@@ -84,6 +85,7 @@ impl Puzzle for Cosmic {
         Decoded {
             candidate: Some(read.track),
             lemmas,
+            notes: Vec::new(),
         }
     }
 

@@ -10,6 +10,7 @@
 //! - [`puzzle`]: all of it as a [`cegar::Puzzle`], for the solve loop.
 
 pub mod branch;
+pub mod certify;
 pub mod chains;
 pub mod encode;
 pub mod generate;

@@ -31,6 +31,8 @@ pub struct Frosted {
     enc: Option<Encoding>,
     /// The loop formulas' gate literals (see `Encoding::unfounded`).
     gates: LoopGates,
+    /// Justify each loop formula, for a certificate (`cegar::Options::record`).
+    notes: bool,
 }
 
 impl Frosted {
@@ -41,6 +43,7 @@ impl Frosted {
             options: options.clone(),
             enc: None,
             gates: LoopGates::new(),
+            notes: false,
         }
     }
 
@@ -108,10 +111,13 @@ impl Puzzle for Frosted {
             return Decoded {
                 candidate: None,
                 lemmas: Vec::new(),
+                notes: Vec::new(),
             };
         };
         let founded = enc.founded(model);
-        let lemmas = enc.unfounded(model, &founded, vars, &mut self.gates);
+        let mut notes = Vec::new();
+        let keep = self.notes.then_some(&mut notes);
+        let lemmas = enc.unfounded(model, &founded, vars, &mut self.gates, keep);
         let layout = match lemmas.is_empty() {
             true => enc.decode(model),
             false => enc.decode_founded(model, &founded),
@@ -119,6 +125,7 @@ impl Puzzle for Frosted {
         Decoded {
             candidate: Some(layout),
             lemmas,
+            notes,
         }
     }
 
@@ -250,5 +257,7 @@ pub fn solve(
     encode: &EncodeOptions,
     events: &mut dyn FnMut(cegar::Event<Level>),
 ) -> Result<cegar::Report<Level>, String> {
-    cegar::solve(&mut Frosted::new(level, encode), opts, events)
+    let mut puzzle = Frosted::new(level, encode);
+    puzzle.notes = opts.record;
+    cegar::solve(&mut puzzle, opts, events)
 }

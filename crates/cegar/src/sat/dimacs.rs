@@ -51,6 +51,58 @@ pub fn write_with_assumptions<'a>(
     );
 }
 
+/// Reads a DIMACS CNF: its header's variable count and its clauses, in
+/// order; `c` lines are skipped. A clause may span lines; the header's
+/// clause count must match.
+pub fn parse_cnf(text: &str) -> Result<(u32, Vec<Clause>), String> {
+    let mut header: Option<(u32, usize)> = None;
+    let mut clauses = Vec::new();
+    let mut current: Vec<Lit> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("p cnf") {
+            let nums: Vec<&str> = rest.split_whitespace().collect();
+            let parsed = match nums[..] {
+                [v, c] => v.parse().ok().zip(c.parse().ok()),
+                _ => None,
+            };
+            header = Some(parsed.ok_or(format!("line {}: a bad header `{line}`", i + 1))?);
+            continue;
+        }
+        let (n_vars, _) = header.ok_or(format!("line {}: a clause before the header", i + 1))?;
+        for tok in line.split_whitespace() {
+            let v: i64 = tok
+                .parse()
+                .map_err(|_| format!("line {}: `{tok}` is not a literal", i + 1))?;
+            if v == 0 {
+                clauses.push(current.drain(..).collect());
+            } else if v.unsigned_abs() > u64::from(n_vars) {
+                return Err(format!(
+                    "line {}: literal {v} names a variable above the header's {n_vars}",
+                    i + 1
+                ));
+            } else {
+                let var = (v.unsigned_abs() - 1) as u32;
+                current.push(Lit::new(var, v < 0));
+            }
+        }
+    }
+    let (n_vars, n_clauses) = header.ok_or("no `p cnf` header")?;
+    if !current.is_empty() {
+        return Err("the last clause does not end with 0".into());
+    }
+    if clauses.len() != n_clauses {
+        return Err(format!(
+            "the header says {n_clauses} clauses, the file has {}",
+            clauses.len()
+        ));
+    }
+    Ok((n_vars, clauses))
+}
+
 /// A solver output that cannot be read: the message and, when the problem is
 /// on one line, where (with that line's text, to show it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,6 +249,9 @@ mod tests {
         let mut s = String::new();
         write(&mut s, 2, cls.iter(), &["hello".into()]);
         assert_eq!(s, "c hello\np cnf 2 1\n1 -2 0\n");
+        assert_eq!(parse_cnf(&s), Ok((2, cls.to_vec())));
+        assert!(parse_cnf("p cnf 2 2\n1 -2 0\n").is_err());
+        assert!(parse_cnf("p cnf 1 1\n1 -2 0\n").is_err());
         let a = parse_output("c x\ns SATISFIABLE\nv 1 -2\nv 0\n", 2).unwrap();
         assert_eq!(a, Answer::Sat(vec![true, false]));
         assert_eq!(parse_output("s UNSATISFIABLE\n", 2).unwrap(), Answer::Unsat);

@@ -23,6 +23,7 @@ use crate::puzzle::Puzzle;
 use crate::report::Progress;
 use crate::report::Report;
 use crate::sat::SolverChoice;
+use rustsat::types::{Clause, Lit};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -72,6 +73,11 @@ pub struct Options {
     pub seed: Option<u64>,
     /// Send [`Event::Trace`] and [`Event::Rejected`] events.
     pub trace: bool,
+    /// Record what a certificate needs: send [`Event::Encoded`], an
+    /// [`Event::Added`] for every clause given to the solver after the
+    /// encoding (with where it came from), and [`Event::ProvingCall`] before
+    /// a proof by SAT. Off, the loop does none of this work.
+    pub record: bool,
 }
 
 impl Default for Options {
@@ -90,6 +96,7 @@ impl Default for Options {
             lower_bound_budget: LOWER_BOUND_BUDGET,
             seed: None,
             trace: false,
+            record: false,
         }
     }
 }
@@ -107,6 +114,44 @@ pub enum Event<'a, C> {
         /// The literals of each clause it became.
         clause_sizes: Vec<usize>,
     },
+    /// The encoding as the first solver holds it (with [`Options::record`]
+    /// only; shuffled with [`Options::seed`]).
+    Encoded { clauses: &'a [Clause], n_vars: u32 },
+    /// A clause given to the solver after the encoding, and why it holds for
+    /// every solution (with [`Options::record`] only). It stays for every
+    /// later call.
+    Added {
+        clause: &'a Clause,
+        origin: Origin<'a, C>,
+    },
+    /// The call whose UNSAT answer proves the claim, before the loop ends
+    /// (with [`Options::record`] only): the clauses so far (the encoding and
+    /// every [`Event::Added`]) with these assumptions are unsatisfiable, and
+    /// no candidate costing at most `max_cost` (`None`: of any cost)
+    /// solves. The assumptions are the call's, without `strong` when the
+    /// failed core left it out (so they are all relaxations).
+    ProvingCall {
+        assumptions: &'a [Lit],
+        n_vars: u32,
+        max_cost: Option<usize>,
+    },
+}
+
+/// Where a clause given to the solver after the encoding came from: the
+/// justification a certificate checker needs to re-derive it.
+pub enum Origin<'a, C> {
+    /// Made by the puzzle's check from a candidate it rejected: clause
+    /// `index` of [`crate::Check::Rejected`] (0: the counterexample proper).
+    Counterexample { candidate: &'a C, index: usize },
+    /// A lemma read off a model ([`crate::Decoded::lemmas`]), with the
+    /// puzzle's own justification ([`crate::Decoded::notes`]; empty when the
+    /// puzzle gave none).
+    Lemma { note: &'a str },
+    /// Makes "cost at most `k`" available ([`crate::Puzzle::cost_at_most`],
+    /// a lazily built counter), written when `vars_before` variables were in
+    /// use: re-created by asking the puzzle for the same bound in the same
+    /// order.
+    CostBound { k: usize, vars_before: u32 },
 }
 
 /// Solves `puzzle`: the cheapest candidate its check accepts, and a proof

@@ -2,7 +2,7 @@
 //! refine on a failure, tighten the bound on a success, and stop at a proof.
 
 use super::neighbourhood::Neighbourhood;
-use super::{Event, Options};
+use super::{Event, Options, Origin};
 use crate::puzzle::{Bound, Check, Encoded, LowerBound, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
@@ -39,6 +39,8 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) goals: usize,
     /// A proof or the first candidate asked for: the loop is done.
     pub(super) done: bool,
+    /// With [`Options::record`]: the assumptions of the last call.
+    pub(super) last_call: Vec<Lit>,
 }
 
 impl<'a, P: Puzzle> Loop<'a, P> {
@@ -63,6 +65,35 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         self.check_interface(cl.iter())?;
         self.add_encoding(cl);
         Ok(())
+    }
+
+    /// Tells the caller where a clause added after the encoding came from,
+    /// with [`Options::record`].
+    fn record(&mut self, clause: &Clause, origin: Origin<P::Candidate>) {
+        if self.opts.record {
+            (self.events)(Event::Added { clause, origin });
+        }
+    }
+
+    /// Tells the caller, with [`Options::record`], which call proves the
+    /// claim about `max_cost`: the last one, without `strong` when its
+    /// failed core left that out.
+    fn record_proving_call(&mut self, max_cost: Option<usize>, without_strong: bool) {
+        if !self.opts.record {
+            return;
+        }
+        let strong = self.enc.strong.filter(|_| without_strong);
+        let assumptions: Vec<Lit> = self
+            .last_call
+            .iter()
+            .copied()
+            .filter(|&l| Some(l) != strong)
+            .collect();
+        (self.events)(Event::ProvingCall {
+            assumptions: &assumptions,
+            n_vars: self.vars.n_used(),
+            max_cost,
+        });
     }
 
     /// Clauses and assumptions after the encoding may only name variables
@@ -193,9 +224,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         a.extend(&self.enc.goals[..self.goals]);
         if let Some(b) = self.bound {
             // A lazy counter learns the bound first (no clauses otherwise).
+            let vars_before = self.vars.n_used();
             let (clauses, assume) = self.puzzle.cost_at_most(b, &mut self.vars);
             for cl in &clauses {
                 self.add(cl)?;
+                self.record(cl, Origin::CostBound { k: b, vars_before });
             }
             a.extend(assume);
         }
@@ -239,6 +272,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         let assumptions = self.assumptions(improving)?;
         self.report.counts.iterations += 1;
         self.dump_call(&assumptions)?;
+        if self.opts.record {
+            self.last_call.clone_from(&assumptions);
+        }
         let t = Instant::now();
         let n_vars = self.vars.n_used();
         let answer = self.backend.solve(&assumptions, n_vars, self.deadline)?;
@@ -299,6 +335,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             return;
         }
         let max_cost = self.report.cost.map_or(self.bound, |c| Some(c - 1));
+        self.record_proving_call(max_cost, core_proves);
         self.proved(max_cost, ProofMethod::Sat);
     }
 
@@ -307,8 +344,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn on_model(&mut self, model: &[bool]) -> Result<(), String> {
         let decoded = self.puzzle.decode(model, &mut self.vars);
         self.report.counts.lemmas += decoded.lemmas.len();
-        for cl in &decoded.lemmas {
+        for (i, cl) in decoded.lemmas.iter().enumerate() {
             self.add(cl)?;
+            let note = decoded.notes.get(i).map_or("", String::as_str);
+            self.record(cl, Origin::Lemma { note });
         }
         let Some(candidate) = decoded.candidate else {
             return Ok(());
@@ -379,9 +418,23 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             return Err("internal error: a rejected candidate came with no clause".into());
         };
         self.add(first)?;
+        self.record(
+            first,
+            Origin::Counterexample {
+                candidate,
+                index: 0,
+            },
+        );
         self.neighbourhood.rejected();
-        for cl in more {
+        for (i, cl) in more.iter().enumerate() {
             self.add(cl)?;
+            self.record(
+                cl,
+                Origin::Counterexample {
+                    candidate,
+                    index: i + 1,
+                },
+            );
         }
         Ok(())
     }

@@ -77,12 +77,20 @@ pub(super) fn start<'a, P: Puzzle>(
         proving,
         goals,
         done: false,
+        last_call: Vec::new(),
     };
     for line in trace {
         lp.trace(line);
     }
     for cl in &first {
         lp.add_encoding(cl);
+    }
+    if opts.record {
+        let n_vars = lp.vars.n_used();
+        (lp.events)(Event::Encoded {
+            clauses: &first,
+            n_vars,
+        });
     }
     Ok(lp)
 }

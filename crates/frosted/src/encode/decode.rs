@@ -9,7 +9,7 @@ use super::{holds, option_index, EdgeId, Encoding, FreeId, PerSourceNode, Source
 use crate::grid::CellId;
 use crate::level::{Level, Tile};
 use crate::sim::Outcome;
-use cegar::keyed::KeyedVec;
+use cegar::keyed::{KeyedVec, StorageKey};
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 use std::collections::HashMap;
@@ -81,12 +81,19 @@ impl Encoding {
     /// that is weaker, so still sound, and it still excludes this model: an
     /// edge into `L` whose start is marked and whose belt is chosen would have
     /// founded its end.
+    ///
+    /// With `notes`, each clause gets its justification for a certificate:
+    /// `gate S E` for the two clauses of the gate of source `S` and edge `E`
+    /// (a fresh variable), `loop S N...` for a loop formula of source `S`
+    /// and the unfounded nodes `N...` (re-derived by
+    /// [`Encoding::loop_formulas`]).
     pub fn unfounded(
         &self,
         model: &[bool],
         founded: &Founded,
         vm: &mut dyn ManageVars,
         gates: &mut LoopGates,
+        mut notes: Option<&mut Vec<String>>,
     ) -> Vec<Clause> {
         let mut clauses = Vec::new();
         for s in self.sources.keys() {
@@ -94,33 +101,69 @@ impl Encoding {
                 .enumerate()
                 .map(|(n, l)| l.is_some_and(|l| holds(model, l)) && !founded[s][n])
                 .collect();
-            let Some(external) = self.entering_unfounded(s, &lost, vm, gates, &mut clauses) else {
+            let mut gate = |e: EdgeId, qm: Lit, g: Lit| {
+                *gates.entry((s, e)).or_insert_with(|| {
+                    let y = vm.new_lit();
+                    clauses.push(Clause::from([!y, qm]));
+                    clauses.push(Clause::from([!y, g]));
+                    if let Some(n) = notes.as_deref_mut() {
+                        let note = format!("gate {} {}", s.index(), e.index());
+                        n.extend([note.clone(), note]);
+                    }
+                    y
+                })
+            };
+            let Some(formulas) = self.loop_formulas(s, &lost, &mut gate) else {
                 continue;
             };
-            for (u, &is_lost) in lost.enumerate() {
-                if !is_lost {
-                    continue;
-                }
-                let Some(qu) = self.q[s][u] else { continue };
-                let mut cl = vec![!qu];
-                cl.extend(external.iter().copied());
-                clauses.push(cl.into_iter().collect());
+            if let Some(n) = notes.as_deref_mut() {
+                let nodes = lost.enumerate().filter(|(_, &l)| l).map(|(n, _)| n.index());
+                let note = format!(
+                    "loop {} {}",
+                    s.index(),
+                    nodes.map(|n| n.to_string()).collect::<Vec<_>>().join(" ")
+                );
+                n.extend(formulas.iter().map(|_| note.clone()));
             }
+            clauses.extend(formulas);
         }
         clauses
     }
 
+    /// L1 for source `s` and its unfounded set `lost`: per node of `lost`,
+    /// "a donut there needs an edge entering `lost` from outside"; `None`
+    /// when the source's own emission enters it (nothing to require).
+    /// `gate(e, q, g)` gives the gate literal of edge `e` (with exact ranks;
+    /// see [`Encoding::unfounded`]), which implies `q` and `g`.
+    pub fn loop_formulas(
+        &self,
+        s: SourceId,
+        lost: &KeyedVec<super::NodeId, bool>,
+        gate: &mut dyn FnMut(EdgeId, Lit, Lit) -> Lit,
+    ) -> Option<Vec<Clause>> {
+        let external = self.entering_unfounded(s, lost, gate)?;
+        let mut clauses = Vec::new();
+        for (u, &is_lost) in lost.enumerate() {
+            if !is_lost {
+                continue;
+            }
+            let Some(qu) = self.q[s][u] else { continue };
+            let mut cl = vec![!qu];
+            cl.extend(external.iter().copied());
+            clauses.push(cl.into_iter().collect());
+        }
+        Some(clauses)
+    }
+
     /// L1: the literals of every edge entering the unfounded set `lost` of
     /// source `s` from outside (`act`, or with exact ranks the gates and
-    /// `q` of the starts, the gates' clauses going to `clauses`); `None`
-    /// when the source's own emission enters it (nothing to require).
+    /// `q` of the starts); `None` when the source's own emission enters it
+    /// (nothing to require).
     fn entering_unfounded(
         &self,
         s: SourceId,
         lost: &KeyedVec<super::NodeId, bool>,
-        vm: &mut dyn ManageVars,
-        gates: &mut LoopGates,
-        clauses: &mut Vec<Clause>,
+        gate: &mut dyn FnMut(EdgeId, Lit, Lit) -> Lit,
     ) -> Option<Vec<Lit>> {
         let mut external = Vec::new();
         for (e, edge) in self.edges.enumerate() {
@@ -141,13 +184,7 @@ impl Encoding {
                 (From::Node(m), None) => external.extend(self.q[s][m]),
                 (From::Node(m), Some(g)) => {
                     let Some(qm) = self.q[s][m] else { continue };
-                    let y = *gates.entry((s, e)).or_insert_with(|| {
-                        let y = vm.new_lit();
-                        clauses.push(Clause::from([!y, qm]));
-                        clauses.push(Clause::from([!y, g]));
-                        y
-                    });
-                    external.push(y);
+                    external.push(gate(e, qm, g));
                 }
             }
         }

@@ -9,6 +9,7 @@ mod dump;
 mod flags;
 mod front;
 mod interrupt;
+mod pictures;
 mod puzzle;
 mod report;
 mod simulate;

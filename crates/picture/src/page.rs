@@ -33,11 +33,11 @@ fn controls(unit: &str) -> String {
         .collect();
     format!(
         "<div class=\"controls\">\n\
-<button id=\"first\" title=\"the start (Home)\">&#x23EE;</button>\n\
+<button id=\"first\" title=\"the start (Home)\">start</button>\n\
 <button id=\"back\" title=\"one {unit} back (&#x2190;)\">&#x25C0; step</button>\n\
 <button id=\"play\" title=\"play or pause (space)\">&#x25B6; play</button>\n\
 <button id=\"fwd\" title=\"one {unit} forward (&#x2192;)\">step &#x25B6;</button>\n\
-<button id=\"final\" title=\"the end (End)\">&#x23ED;</button>\n\
+<button id=\"final\" title=\"the end (End)\">end</button>\n\
 <label>speed <select id=\"speed\">{speeds}</select></label>\n</div>\n\
 <input type=\"range\" id=\"slider\" min=\"0\" max=\"0\" value=\"0\" aria-label=\"{unit}\">\n"
     )
@@ -49,7 +49,11 @@ pub fn replay_page(sheet: &Sheet, replay: &Replay) -> String {
     let unit = escape(&replay.unit);
     let layer = format!("<g id=\"live\" data-cell=\"{}\"></g>", num(CELL));
     let board = sheet.svg_with_layer(&layer);
-    let class = if replay.solved { " class=\"solved\"" } else { "" };
+    let class = if replay.solved {
+        " class=\"solved\""
+    } else {
+        ""
+    };
     let note = replay
         .note
         .as_ref()

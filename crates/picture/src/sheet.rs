@@ -43,8 +43,15 @@ const LEGEND: Font = Font::new(12.0, false, "start");
 /// The legend's sprites are drawn at this share of a cell.
 const LEGEND_SCALE: f64 = 0.7;
 const LEGEND_ROW: f64 = CELL * LEGEND_SCALE + 6.0;
-/// The narrowest picture: room for the legend's text.
-const MIN_WIDTH: f64 = 470.0;
+/// The narrowest picture.
+const MIN_WIDTH: f64 = 300.0;
+
+/// About how wide `text` is set in `font` (DejaVu Sans is a little over half an
+/// em a character, bold a little more): enough to size the picture.
+fn text_width(text: &str, font: Font) -> f64 {
+    let per = if font.bold { 0.62 } else { 0.56 };
+    text.chars().count() as f64 * font.size * per
+}
 
 /// Where the parts of a sheet land in its SVG.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -54,8 +61,8 @@ pub struct Geometry {
     pub cell: f64,
     pub width: f64,
     pub height: f64,
-    /// Where the legend starts (its top).
-    pub legend_top: f64,
+    /// Where the legend starts (its top left corner).
+    pub legend: (f64, f64),
 }
 
 impl Geometry {
@@ -71,19 +78,36 @@ impl Sheet {
         MARGIN + 22.0 + self.captions.len() as f64 * 18.0 + 6.0
     }
 
-    /// Where everything lands.
+    /// Where everything lands: the legend stands right of the grid, one
+    /// entry a row, its top level with the grid's.
     pub fn geometry(&self) -> Geometry {
         let origin = (MARGIN + LABELS, self.header_height() + LABELS);
         let grid_w = self.cols as f64 * CELL;
         let grid_h = self.rows as f64 * CELL;
-        let legend_top = origin.1 + grid_h + 18.0;
+        let legend_left = origin.0 + grid_w + 28.0;
+        let legend_text = self
+            .legend
+            .iter()
+            .map(|(_, t)| text_width(t, LEGEND))
+            .fold(0.0, f64::max);
+        let legend_w = CELL * LEGEND_SCALE + 10.0 + legend_text;
+        let header_w = self
+            .captions
+            .iter()
+            .map(|c| text_width(c, CAPTION))
+            .fold(text_width(&self.title, TITLE), f64::max);
+        let width = [
+            legend_left + legend_w + MARGIN,
+            MARGIN + header_w + MARGIN,
+            MIN_WIDTH,
+        ];
         let legend_h = self.legend.len() as f64 * LEGEND_ROW;
         Geometry {
             origin,
             cell: CELL,
-            width: (origin.0 + grid_w + MARGIN).max(MIN_WIDTH),
-            height: legend_top + legend_h + MARGIN,
-            legend_top,
+            width: width.into_iter().fold(0.0, f64::max).ceil(),
+            height: (origin.1 + grid_h.max(legend_h) + MARGIN).ceil(),
+            legend: (legend_left, origin.1),
         }
     }
 
@@ -171,14 +195,19 @@ impl Sheet {
     fn legend_svg(&self, g: &Geometry) -> String {
         let mut out = String::new();
         let size = CELL * LEGEND_SCALE;
+        let x = g.legend.0;
         for (i, (sprite, text)) in self.legend.iter().enumerate() {
-            let y = g.legend_top + i as f64 * LEGEND_ROW;
+            let y = g.legend.1 + i as f64 * LEGEND_ROW;
             let frame = svg::rect(0.0, 0.0, CELL, CELL, 3.0, &Paint::stroke(GRID, 1.0));
             out += &svg::group(
-                &format!("translate({} {}) scale({LEGEND_SCALE})", MARGIN, svg::num(y)),
+                &format!(
+                    "translate({} {}) scale({LEGEND_SCALE})",
+                    svg::num(x),
+                    svg::num(y)
+                ),
                 &format!("{frame}{sprite}"),
             );
-            out += &svg::text(MARGIN + size + 10.0, y + size / 2.0, text, LEGEND, INK);
+            out += &svg::text(x + size + 10.0, y + size / 2.0, text, LEGEND, INK);
             out += "\n";
         }
         out
@@ -218,6 +247,6 @@ mod tests {
         let moved = format!("translate({} {})", svg::num(x), svg::num(y));
         assert!(svg.contains(&moved), "{moved} not in {svg}");
         assert!(svg.contains(">a thing</text>"));
-        assert!(g.height > g.legend_top);
+        assert!(g.legend.0 > x + w);
     }
 }

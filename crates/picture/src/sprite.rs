@@ -75,9 +75,9 @@ pub fn arrow(color: &str, size: f64) -> String {
 /// A small wedge on the right edge of the cell, pointing out: where an
 /// entity sends or takes donuts.
 pub fn edge_wedge(color: &str) -> String {
-    let x = CELL - 2.0;
+    let x = CELL - 1.5;
     svg::polygon(
-        &[(x - 7.0, MID - 7.0), (x, MID), (x - 7.0, MID + 7.0)],
+        &[(x - 8.0, MID - 8.0), (x, MID), (x - 8.0, MID + 8.0)],
         &Paint::fill(color).and_stroke(INK, 1.0),
     )
 }
@@ -86,7 +86,7 @@ pub fn edge_wedge(color: &str) -> String {
 /// right: a donut enters moving right).
 pub fn entry_wedge(color: &str) -> String {
     svg::polygon(
-        &[(2.0, MID - 7.0), (9.0, MID), (2.0, MID + 7.0)],
+        &[(1.5, MID - 8.0), (9.5, MID), (1.5, MID + 8.0)],
         &Paint::fill(color).and_stroke(INK, 1.0),
     )
 }

@@ -158,7 +158,11 @@ pub const FAMILY: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
 /// A line of text whose middle height is `y` (the baseline is computed, as
 /// `dominant-baseline` is not drawn alike everywhere).
 pub fn text(x: f64, y: f64, content: &str, font: Font, color: &str) -> String {
-    let weight = if font.bold { " font-weight=\"bold\"" } else { "" };
+    let weight = if font.bold {
+        " font-weight=\"bold\""
+    } else {
+        ""
+    };
     format!(
         "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\"{weight} fill=\"{color}\">{}</text>",
         num(x),
@@ -204,7 +208,13 @@ mod tests {
 
     #[test]
     fn text_is_escaped() {
-        let t = text(0.0, 0.0, "a<b & \"c\"", Font::new(10.0, false, "start"), "#000");
+        let t = text(
+            0.0,
+            0.0,
+            "a<b & \"c\"",
+            Font::new(10.0, false, "start"),
+            "#000",
+        );
         assert!(t.contains("a&lt;b &amp; &quot;c&quot;"), "{t}");
         assert_eq!(escape("<>&'"), "&lt;&gt;&amp;&#39;");
     }

@@ -42,7 +42,12 @@ fn alien(c: Color) -> String {
         "{}{}{}{}",
         svg::line(14.0, 11.0, 10.0, 4.0, &feelers),
         svg::line(26.0, 11.0, 30.0, 4.0, &feelers),
-        svg::circle(MID, 22.0, 12.0, &Paint::fill(color_of(c)).and_stroke(INK, 1.5)),
+        svg::circle(
+            MID,
+            22.0,
+            12.0,
+            &Paint::fill(color_of(c)).and_stroke(INK, 1.5)
+        ),
         sprite::label_at(MID, 22.0, &Entity::Alien(c).letter().to_string(), 13.0, INK)
     )
 }
@@ -51,7 +56,13 @@ fn house(c: Color) -> String {
     format!(
         "{}{}",
         svg::polygon(
-            &[(MID, 4.0), (35.0, 17.0), (35.0, 35.0), (5.0, 35.0), (5.0, 17.0)],
+            &[
+                (MID, 4.0),
+                (35.0, 17.0),
+                (35.0, 35.0),
+                (5.0, 35.0),
+                (5.0, 17.0)
+            ],
             &Paint::fill(color_of(c)).and_stroke(INK, 1.5)
         ),
         sprite::label_at(MID, 25.0, &Entity::House(c).letter().to_string(), 13.0, INK)
@@ -99,24 +110,49 @@ fn art(level: &Level, p: Point) -> CellArt {
 /// The track: a line through the cells' middles, with an arrowhead on each
 /// cell pointing to the next.
 fn track_overlay(level: &Level, track: &Track) -> String {
-    let points: Vec<(f64, f64)> = track
+    let mut points: Vec<(f64, f64)> = track
         .0
         .iter()
         .filter_map(|&p| cell(level, p))
         .map(|(c, r)| (c as f64 * CELL + MID, r as f64 * CELL + MID))
         .collect();
+    let heads = points.clone();
+    // The line stops at the entrance's and the exit's boxes, not under them.
+    let n = points.len();
+    if n >= 2 {
+        points[0] = towards(points[0], points[1], 14.0);
+        points[n - 1] = towards(points[n - 1], points[n - 2], 14.0);
+    }
     let mut out = svg::polyline(&points, &Paint::stroke(TRACK, 5.0));
-    for w in points.windows(2) {
+    for w in heads.windows(2) {
         let ((x1, y1), (x2, y2)) = (w[0], w[1]);
         let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
         let angle = (y2 - y1).atan2(x2 - x1).to_degrees();
-        let head = svg::polygon(&[(-5.0, -6.0), (5.0, 0.0), (-5.0, 6.0)], &Paint::fill(palette::PAPER).and_stroke(TRACK, 2.0));
+        let head = svg::polygon(
+            &[(-5.0, -6.0), (5.0, 0.0), (-5.0, 6.0)],
+            &Paint::fill(palette::PAPER).and_stroke(TRACK, 2.0),
+        );
         out += &svg::group(
-            &format!("translate({} {}) rotate({})", svg::num(mx), svg::num(my), svg::num(angle)),
+            &format!(
+                "translate({} {}) rotate({})",
+                svg::num(mx),
+                svg::num(my),
+                svg::num(angle)
+            ),
             &head,
         );
     }
     out
+}
+
+/// `from` moved `by` towards `to`.
+fn towards(from: (f64, f64), to: (f64, f64), by: f64) -> (f64, f64) {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len == 0.0 {
+        return from;
+    }
+    (from.0 + dx / len * by, from.1 + dy / len * by)
 }
 
 /// The legend: what is on this level, and the track when there is one.
@@ -131,11 +167,20 @@ fn legend(level: &Level, track: Option<&Track>) -> Vec<(String, String)> {
     }
     for c in Color::ALL {
         if level.entities.iter().any(|(_, e)| *e == Entity::Alien(c)) {
-            let what = format!("{} alien ({}): boards an empty car beside it", c.lower(), Entity::Alien(c).letter());
+            let what = format!(
+                "{} alien ({}): boards an empty car beside it",
+                c.lower(),
+                Entity::Alien(c).letter()
+            );
             out.push((alien(c), what));
         }
         if level.entities.iter().any(|(_, e)| *e == Entity::House(c)) {
-            let what = format!("{} house ({}): takes a {} alien from a car beside it", c.lower(), Entity::House(c).letter(), c.lower());
+            let what = format!(
+                "{} house ({}): takes a {} alien from a car beside it",
+                c.lower(),
+                Entity::House(c).letter(),
+                c.lower()
+            );
             out.push((house(c), what));
         }
     }
@@ -143,7 +188,10 @@ fn legend(level: &Level, track: Option<&Track>) -> Vec<(String, String)> {
         let sample = format!(
             "{}{}",
             svg::line(2.0, MID, CELL - 2.0, MID, &Paint::stroke(TRACK, 5.0)),
-            svg::polygon(&[(15.0, 14.0), (25.0, MID), (15.0, 26.0)], &Paint::fill(palette::PAPER).and_stroke(TRACK, 2.0))
+            svg::polygon(
+                &[(15.0, 14.0), (25.0, MID), (15.0, 26.0)],
+                &Paint::fill(palette::PAPER).and_stroke(TRACK, 2.0)
+            )
         );
         out.push((sample, "track, from the entrance to the exit".to_string()));
     }
@@ -171,7 +219,7 @@ pub fn sheet(level: &Level, track: Option<&Track>, title: &str) -> Sheet {
     if let Some(t) = track {
         let v = judge(level, t);
         let word = if v.solved { "solved" } else { "not solved" };
-        captions.push(format!("track of {} cells; {word}: {}", t.0.len(), v.reason));
+        captions.push(format!("{word}: {}", v.reason));
     }
     Sheet {
         title: title.to_string(),
@@ -192,7 +240,10 @@ pub fn svg(level: &Level, track: Option<&Track>, title: &str) -> String {
 
 /// The replay page of the train's run on `track`: `simulate LEVEL.json TRACK --html`.
 pub fn html(level: &Level, track: &Track, title: &str) -> String {
-    picture::replay_page(&sheet(level, Some(track), title), &replay::replay(level, track))
+    picture::replay_page(
+        &sheet(level, Some(track), title),
+        &replay::replay(level, track),
+    )
 }
 
 #[cfg(test)]
@@ -212,7 +263,10 @@ mod tests {
         let s = sheet(&level, None, "t");
         assert_eq!((s.cols, s.rows), (5, 3));
         let alien = &s.cells[5 + 1].sprite;
-        assert!(alien.contains(">g</text>") && alien.contains(palette::BLUISH_GREEN), "{alien}");
+        assert!(
+            alien.contains(">g</text>") && alien.contains(palette::BLUISH_GREEN),
+            "{alien}"
+        );
         assert!(s.cells[5 + 3].sprite.contains(">G</text>"));
         assert!(s.cells[5].sprite.contains(">S</text>"));
         assert!(s.legend.iter().any(|l| l.1.starts_with("green house (G)")));

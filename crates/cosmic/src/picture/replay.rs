@@ -18,7 +18,11 @@ use picture::{Frame, Mark, Replay, Token};
 /// The run of `track` on `level`, moment by moment, with the judge's verdict.
 pub fn replay(level: &Level, track: &Track) -> Replay {
     let verdict = judge(level, track);
-    let word = if verdict.solved { "solved" } else { "not solved" };
+    let word = if verdict.solved {
+        "solved"
+    } else {
+        "not solved"
+    };
     let mut frames = vec![frame(level, track, 0, &Train::new(level), &[])];
     let mut note = None;
     match check_track(level, track) {
@@ -143,10 +147,16 @@ fn event_badge(level: &Level, e: &Event) -> (String, usize, String) {
         } => (
             "\u{2713}".into(),
             *house,
-            format!("moment {moment}: car {car} delivered to {}", name(level, *house)),
+            format!(
+                "moment {moment}: car {car} delivered to {}",
+                name(level, *house)
+            ),
         ),
         Event::Tie {
-            moment, car, aliens, ..
+            moment,
+            car,
+            aliens,
+            ..
         } => (
             "tie".into(),
             aliens.first().copied().unwrap_or(0),
@@ -177,6 +187,9 @@ mod tests {
         assert_eq!(r.frames[2].tokens[1].fill, palette::REDDISH_PURPLE);
         let last = &r.frames[3];
         assert_eq!(last.delivered, 1);
-        assert!(last.marks.iter().any(|m| m.text == "\u{2713}" && m.at == [2, 1]));
+        assert!(last
+            .marks
+            .iter()
+            .any(|m| m.text == "\u{2713}" && m.at == [2, 1]));
     }
 }

@@ -114,9 +114,23 @@ fn overlay(layout: &Level) -> String {
                 if let Some(t) = shape.step(c, dir) {
                     let (x, y) = centre(t);
                     let frame = Paint::stroke(sprites::kind_color(kind), 3.0).dashed("5 3");
-                    out += &svg::rect(x - MID + 3.0, y - MID + 3.0, CELL - 6.0, CELL - 6.0, 4.0, &frame);
+                    out += &svg::rect(
+                        x - MID + 3.0,
+                        y - MID + 3.0,
+                        CELL - 6.0,
+                        CELL - 6.0,
+                        4.0,
+                        &frame,
+                    );
                     let thin = Paint::stroke(INK, 0.8).dashed("5 3");
-                    out += &svg::rect(x - MID + 1.0, y - MID + 1.0, CELL - 2.0, CELL - 2.0, 5.0, &thin);
+                    out += &svg::rect(
+                        x - MID + 1.0,
+                        y - MID + 1.0,
+                        CELL - 2.0,
+                        CELL - 2.0,
+                        5.0,
+                        &thin,
+                    );
                 }
             }
             _ => {}
@@ -219,16 +233,30 @@ mod tests {
         assert!(s.cells[2].sprite.contains(sprites::PLACED));
         assert!(!s.cells[1].sprite.contains(sprites::PLACED));
         let texts: Vec<&str> = s.legend.iter().map(|l| l.1.as_str()).collect();
-        assert!(texts.iter().any(|t| t.starts_with("belt placed")), "{texts:?}");
-        assert!(texts.iter().any(|t| t.starts_with("preset belt")), "{texts:?}");
-        assert!(s.captions.iter().any(|c| c.starts_with("solved")), "{:?}", s.captions);
+        assert!(
+            texts.iter().any(|t| t.starts_with("belt placed")),
+            "{texts:?}"
+        );
+        assert!(
+            texts.iter().any(|t| t.starts_with("preset belt")),
+            "{texts:?}"
+        );
+        assert!(
+            s.captions.iter().any(|c| c.starts_with("solved")),
+            "{:?}",
+            s.captions
+        );
     }
 
     #[test]
     fn targets_and_the_topped_cell_are_shown() {
         let level = parse(":targets 1\n+> > ->1\n.  1^ .").expect("level");
         let s = sheet(&level, &level, "t");
-        assert!(s.captions[1].contains("exactly the kinds 1"), "{:?}", s.captions);
+        assert!(
+            s.captions[1].contains("exactly the kinds 1"),
+            "{:?}",
+            s.captions
+        );
         // The topper below (1, 0) works on it: a dashed frame there.
         assert!(s.overlay.contains("stroke-dasharray"), "{}", s.overlay);
         assert!(s.legend.iter().any(|l| l.1.starts_with("kind 1: frosting")));

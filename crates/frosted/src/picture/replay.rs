@@ -119,8 +119,16 @@ fn frame(layout: &Level, sim: &Simulator, step: u32) -> Frame {
                 lines.push(format!("{p} crossover: {words}"));
             }
             Tile::AnySource(_) => {
-                mark(c, st.cycle.digit().to_string(), Corner::Ne, kind_color(st.cycle));
-                lines.push(format!("{p} any-source: emits kind {} next", st.cycle.digit()));
+                mark(
+                    c,
+                    st.cycle.digit().to_string(),
+                    Corner::Ne,
+                    kind_color(st.cycle),
+                );
+                lines.push(format!(
+                    "{p} any-source: emits kind {} next",
+                    st.cycle.digit()
+                ));
             }
             _ => {}
         }
@@ -183,7 +191,10 @@ mod tests {
         let first = v.outcome.deliveries[0].tick as usize;
         assert_eq!(r.frames[first].delivered, 1);
         assert_eq!(r.frames[first - 1].delivered, 0);
-        assert_eq!(r.frames.last().map(|f| f.step), Some(v.outcome.end.tick() - 1));
+        assert_eq!(
+            r.frames.last().map(|f| f.step),
+            Some(v.outcome.end.tick() - 1)
+        );
     }
 
     #[test]

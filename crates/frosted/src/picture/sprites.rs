@@ -126,7 +126,10 @@ fn splitter(d: Dir) -> String {
         svg::polygon(
             &[(31.0, 5.0), (33.0, 14.0), (24.0, 11.0)],
             &Paint::fill(INK)
-        ) + &svg::polygon(&[(31.0, 35.0), (33.0, 26.0), (24.0, 29.0)], &Paint::fill(INK))
+        ) + &svg::polygon(
+            &[(31.0, 35.0), (33.0, 26.0), (24.0, 29.0)],
+            &Paint::fill(INK)
+        )
     );
     format!(
         "{}{}",
@@ -143,7 +146,10 @@ fn bumper(dir: Dir, kind: Kind) -> String {
     let plate = svg::rect(5.0, 5.0, 5.0, 30.0, 1.0, &Paint::fill(INK));
     format!(
         "{}{}",
-        facing(heading(dir), &format!("{plate}{body}{}", sprite::edge_wedge(kind_color(kind)))),
+        facing(
+            heading(dir),
+            &format!("{plate}{body}{}", sprite::edge_wedge(kind_color(kind)))
+        ),
         sprite::label(&kind.digit().to_string(), 12.0, INK)
     )
 }

@@ -42,6 +42,10 @@ pub trait Front: Clone + Send + 'static {
     fn text(&self, c: &Self::Candidate) -> String;
     /// A candidate in `--json`.
     fn json(&self, c: &Self::Candidate) -> Value;
+    /// A candidate's picture (`--svg`).
+    fn svg(&self, c: &Self::Candidate, title: &str) -> String;
+    /// A candidate's run as the HTML replay page (`--html`).
+    fn html(&self, c: &Self::Candidate, title: &str) -> String;
 }
 
 /// A Freshly Frosted level.
@@ -68,6 +72,14 @@ impl Front for Frosted {
 
     fn json(&self, layout: &Level) -> Value {
         Value::String(layout.to_string())
+    }
+
+    fn svg(&self, layout: &Level, title: &str) -> String {
+        freshly_frosted::picture::svg(&self.0, layout, title)
+    }
+
+    fn html(&self, layout: &Level, title: &str) -> String {
+        freshly_frosted::picture::html(&self.0, layout, title)
     }
 }
 
@@ -96,5 +108,13 @@ impl Front for Cosmic {
 
     fn json(&self, track: &Track) -> Value {
         serde_json::json!(path_json(track))
+    }
+
+    fn svg(&self, track: &Track, title: &str) -> String {
+        cosmic_express::picture::svg(&self.0.level, Some(track), title)
+    }
+
+    fn html(&self, track: &Track, title: &str) -> String {
+        cosmic_express::picture::html(&self.0.level, track, title)
     }
 }

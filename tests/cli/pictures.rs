@@ -158,3 +158,28 @@ fn solve_and_bench_write_pages() {
     );
     assert!(dir.join("pages/a.html").is_file() && !dir.join("pages/b.html").exists());
 }
+
+/// The README's picture is what the command draws today; regenerate it with
+/// `frosted show levels/09-teleporters/two-channels.txt
+/// levels/09-teleporters/two-channels.solution.txt --svg -o docs/picture.svg`.
+#[test]
+fn readme_picture_is_up_to_date() {
+    let out = crate::run(&[
+        "show",
+        "levels/09-teleporters/two-channels.txt",
+        "levels/09-teleporters/two-channels.solution.txt",
+        "--svg",
+    ]);
+    let svg = out
+        .strip_prefix("exit: 0\n--- stdout\n")
+        .and_then(|s| s.strip_suffix("\n--- stderr\n"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let committed =
+        std::fs::read_to_string(repo().join("docs/picture.svg")).expect("docs/picture.svg");
+    assert!(
+        svg == committed,
+        "docs/picture.svg is out of date: regenerate it with `frosted show \
+         levels/09-teleporters/two-channels.txt levels/09-teleporters/two-channels.solution.txt \
+         --svg -o docs/picture.svg`"
+    );
+}

@@ -121,9 +121,12 @@ fn load_frosted(path: &Path) -> Level {
     freshly_frosted::parse::parse_bytes(&bytes).expect("parse")
 }
 
+/// Cells as (column, row).
+type Cells = Vec<(usize, usize)>;
+
 /// The cells of a Freshly Frosted layout with something on them, and the
 /// empty ones (unless a teleporter's pairing line may cross them).
-fn frosted_cells(layout: &Level) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn frosted_cells(layout: &Level) -> (Cells, Cells) {
     let crossed = layout.tiles.iter().any(|t| matches!(t, Tile::TeleIn(_)));
     let (mut full, mut empty) = (Vec::new(), Vec::new());
     for c in layout.shape.cells() {

@@ -48,7 +48,8 @@ fn controls(unit: &str) -> String {
 pub fn replay_page(sheet: &Sheet, replay: &Replay) -> String {
     let unit = escape(&replay.unit);
     let layer = format!("<g id=\"live\" data-cell=\"{}\"></g>", num(CELL));
-    let board = sheet.svg_with_layer(&layer);
+    // The page says the title and the outcome itself.
+    let board = sheet.bare().svg_with_layer(&layer);
     let class = if replay.solved {
         " class=\"solved\""
     } else {

@@ -40,6 +40,8 @@ pub const FLOOR: &str = "#F4F4F1";
 pub const PRESET: &str = "#DADAD5";
 /// A wall or block.
 pub const WALL: &str = "#4D4D4D";
+/// The cross drawn on a wall.
+pub const HATCH: &str = "#6E6E6E";
 /// Outside the playing field (a frame around it).
 pub const OUTSIDE: &str = "#E9E9F2";
 

@@ -46,6 +46,28 @@ const LEGEND_ROW: f64 = CELL * LEGEND_SCALE + 6.0;
 /// The narrowest picture.
 const MIN_WIDTH: f64 = 300.0;
 
+/// Captions longer than this many characters are wrapped.
+const WRAP: usize = 90;
+
+/// `text` cut at spaces into lines of at most `width` characters (a longer
+/// word stands alone), the lines after the first indented.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str("  ");
+        }
+        if !line.is_empty() && !line.ends_with("  ") {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
 /// About how wide `text` is set in `font` (DejaVu Sans is a little over half an
 /// em a character, bold a little more): enough to size the picture.
 fn text_width(text: &str, font: Font) -> f64 {
@@ -75,7 +97,25 @@ impl Geometry {
 
 impl Sheet {
     fn header_height(&self) -> f64 {
-        MARGIN + 22.0 + self.captions.len() as f64 * 18.0 + 6.0
+        if self.title.is_empty() && self.captions.is_empty() {
+            return MARGIN;
+        }
+        MARGIN + 22.0 + self.caption_lines().len() as f64 * 18.0 + 6.0
+    }
+
+    /// The captions, each wrapped at [`WRAP`] characters.
+    fn caption_lines(&self) -> Vec<String> {
+        self.captions.iter().flat_map(|c| wrap(c, WRAP)).collect()
+    }
+
+    /// The sheet without its title and captions (a page that shows them
+    /// itself).
+    pub fn bare(&self) -> Sheet {
+        Sheet {
+            title: String::new(),
+            captions: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// Where everything lands: the legend stands right of the grid, one
@@ -92,7 +132,7 @@ impl Sheet {
             .fold(0.0, f64::max);
         let legend_w = CELL * LEGEND_SCALE + 10.0 + legend_text;
         let header_w = self
-            .captions
+            .caption_lines()
             .iter()
             .map(|c| text_width(c, CAPTION))
             .fold(text_width(&self.title, TITLE), f64::max);
@@ -134,9 +174,12 @@ impl Sheet {
     }
 
     fn header(&self) -> String {
+        if self.title.is_empty() && self.captions.is_empty() {
+            return String::new();
+        }
         let mut out = svg::text(MARGIN, MARGIN + 8.0, &self.title, TITLE, INK);
         out += "\n";
-        for (i, c) in self.captions.iter().enumerate() {
+        for (i, c) in self.caption_lines().iter().enumerate() {
             let y = MARGIN + 30.0 + i as f64 * 18.0;
             out += &svg::text(MARGIN, y, c, CAPTION, MUTED);
             out += "\n";
@@ -248,5 +291,17 @@ mod tests {
         assert!(svg.contains(&moved), "{moved} not in {svg}");
         assert!(svg.contains(">a thing</text>"));
         assert!(g.legend.0 > x + w);
+    }
+
+    #[test]
+    fn long_captions_are_wrapped() {
+        let text = "word ".repeat(40);
+        let lines = wrap(text.trim_end(), 30);
+        assert!(lines.len() >= 6, "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 30), "{lines:?}");
+        assert!(lines[1].starts_with("  word"), "{lines:?}");
+        assert_eq!(wrap("short", 30), ["short"]);
+        let bare = sheet().bare();
+        assert!(bare.geometry().origin.1 < sheet().geometry().origin.1);
     }
 }

@@ -115,6 +115,13 @@ pub fn diamond(half: f64, p: &Paint) -> String {
     )
 }
 
+/// A cross from corner to corner: the hatch of a wall or block.
+pub fn hatch(color: &str) -> String {
+    let p = Paint::stroke(color, 2.0);
+    let (a, b) = (6.0, CELL - 6.0);
+    format!("{}{}", svg::line(a, a, b, b, &p), svg::line(b, a, a, b, &p))
+}
+
 /// Text centred on `(x, y)` of the cell, bold.
 pub fn label_at(x: f64, y: f64, text: &str, size: f64, color: &str) -> String {
     svg::text(x, y, text, Font::new(size, true, "middle"), color)

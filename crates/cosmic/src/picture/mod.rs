@@ -78,12 +78,7 @@ fn gate(letter: &str) -> String {
 }
 
 fn wall() -> String {
-    let hatch = Paint::stroke("#6E6E6E", 2.0);
-    format!(
-        "{}{}",
-        svg::line(6.0, 6.0, CELL - 6.0, CELL - 6.0, &hatch),
-        svg::line(CELL - 6.0, 6.0, 6.0, CELL - 6.0, &hatch)
-    )
+    sprite::hatch(palette::HATCH)
 }
 
 /// The floor and sprite of a point.

@@ -100,7 +100,8 @@ fn frame(layout: &Level, sim: &Simulator, step: u32) -> Frame {
         }
         if st.waiting > 0 {
             mark(c, format!("w{}", st.waiting), Corner::Sw, BADGE);
-            lines.push(format!("{p}: waiting {} ticks", st.waiting));
+            let ticks = if st.waiting == 1 { "tick" } else { "ticks" };
+            lines.push(format!("{p}: waiting {} {ticks}", st.waiting));
         }
         match layout.tile(c) {
             Tile::Splitter(f) => {

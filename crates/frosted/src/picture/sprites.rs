@@ -76,12 +76,7 @@ pub fn art(tile: Tile, placed: bool) -> (&'static str, String) {
 }
 
 fn block() -> String {
-    let hatch = Paint::stroke("#6E6E6E", 2.0);
-    format!(
-        "{}{}",
-        svg::line(6.0, 6.0, CELL - 6.0, CELL - 6.0, &hatch),
-        svg::line(CELL - 6.0, 6.0, 6.0, CELL - 6.0, &hatch)
-    )
+    sprite::hatch(palette::HATCH)
 }
 
 fn source(d: Dir, mark: &str) -> String {

@@ -25,11 +25,11 @@
     var stroke = t.ring || "#1A1A1A";
     var width = t.ring ? 3.5 : 1.5;
     if (t.square) {
-      g.appendChild(el("rect", { x: 7, y: 7, width: 26, height: 26, rx: 6, fill: t.fill, stroke: stroke, "stroke-width": width }));
+      g.appendChild(el("rect", { x: 8, y: 8, width: 24, height: 24, rx: 6, fill: t.fill, stroke: stroke, "stroke-width": width }));
     } else {
-      g.appendChild(el("circle", { cx: 20, cy: 20, r: 12, fill: t.fill, stroke: stroke, "stroke-width": width }));
+      g.appendChild(el("circle", { cx: 20, cy: 20, r: 10.5, fill: t.fill, stroke: stroke, "stroke-width": width }));
     }
-    g.appendChild(el("text", { x: 20, y: 24.5, "font-size": 13, "font-weight": "bold", "text-anchor": "middle", fill: "#1A1A1A" }, t.mark));
+    g.appendChild(el("text", { x: 20, y: 24.3, "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: "#1A1A1A" }, t.mark));
     return g;
   }
 

@@ -13,7 +13,7 @@ use picture::IndexRow;
 use std::path::{Path, PathBuf};
 
 /// A file's name without its folders and extension (`level` for stdin).
-pub fn stem(path: &Path) -> String {
+fn stem(path: &Path) -> String {
     if path == Path::new("-") {
         return "level".to_string();
     }
@@ -22,17 +22,30 @@ pub fn stem(path: &Path) -> String {
         .unwrap_or_else(|| "level".to_string())
 }
 
+/// A level's name in a title: its folder and its stem
+/// (`08-hot-summer/05`), or its stem alone for a file in the working folder.
+pub fn level_name(path: &Path) -> String {
+    let folder = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    match folder {
+        Some(f) => format!("{f}/{}", stem(path)),
+        None => stem(path),
+    }
+}
+
 /// A picture's title: the level's name, and the layout's (or track's) file
 /// beside it.
 fn title(level: &Path, layout: Option<&Path>, cosmic: bool) -> String {
     match layout {
-        None => stem(level),
+        None => level_name(level),
         Some(l) => {
             let name = l
                 .file_name()
                 .map_or_else(|| display_name(l), |n| n.to_string_lossy().into_owned());
             let noun = if cosmic { "track" } else { "layout" };
-            format!("{}, {noun} {name}", stem(level))
+            format!("{}, {noun} {name}", level_name(level))
         }
     }
 }
@@ -173,7 +186,8 @@ mod tests {
                 Some(Path::new("a/b.solution.txt")),
                 false
             ),
-            "b, layout b.solution.txt"
+            "a/b, layout b.solution.txt"
         );
+        assert_eq!(level_name(Path::new("b.txt")), "b");
     }
 }

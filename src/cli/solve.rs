@@ -128,7 +128,7 @@ fn write_pictures<F: Front>(front: &F, report: &Report<F>, a: &Args) -> Result<(
     type Draw<F> = fn(&F, &<F as Front>::Candidate, &str) -> String;
     let files: [(&Option<PathBuf>, &str, Draw<F>); 2] =
         [(&a.svg, "--svg", F::svg), (&a.html, "--html", F::html)];
-    let title = format!("{}, found by frosted solve", pictures::stem(&a.level));
+    let title = format!("{}, found by frosted solve", pictures::level_name(&a.level));
     for (file, flag, draw) in files {
         let Some(file) = file else { continue };
         let Some(c) = &report.candidate else {

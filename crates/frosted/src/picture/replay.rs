@@ -199,6 +199,23 @@ mod tests {
     }
 
     #[test]
+    fn states_are_marked_where_they_are() {
+        let l = parse("+>? x> . \n.   v  . \n.   .  .").expect("level");
+        let r = replay(&l);
+        let first = &r.frames[0];
+        // The any-source's next kind (plain) and the splitter's next side (up).
+        assert!(first.marks.iter().any(|m| m.at == [0, 0] && m.text == "0"));
+        assert!(first
+            .marks
+            .iter()
+            .any(|m| m.at == [1, 0] && m.text == "\u{2191}"));
+        assert!(first
+            .lines
+            .iter()
+            .any(|l| l.contains("splitter: the next donut goes left")));
+    }
+
+    #[test]
     fn a_failure_rings_its_cell() {
         let l = parse("+> > >").expect("level");
         let r = replay(&l);

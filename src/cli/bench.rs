@@ -4,7 +4,7 @@
 
 use super::flags::{at_least_one, timeout, SolveFlags};
 use super::puzzle::{Puzzle, PuzzleFlag};
-use super::{interrupt, out, out_json, CliError, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN};
+use super::{interrupt, out, out_json, pictures, CliError, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -45,6 +45,12 @@ pub struct BenchArgs {
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also write a web page per level to DIR (the replay of the layout or
+    /// track found, as `solve --html` writes it, named after the level's
+    /// path: `01-toppers--first-frosting.html`) and DIR/index.html with the
+    /// table, each level linking to its page. DIR is created.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
 }
 
 /// One run of `frosted solve --json`, as the bench reads its report, or a run
@@ -174,6 +180,14 @@ struct Bench<'a> {
 impl Bench<'_> {
     /// Solves one level with `frosted solve`: its report, or why it gave none.
     fn run_once(&self, file: &Path, seed: Option<u64>) -> Run {
+        let page = self.args.html.as_ref().map(|dir| {
+            let name = file.strip_prefix(&self.args.dir).unwrap_or(file);
+            dir.join(pictures::page_name(name))
+        });
+        let html: Vec<&std::ffi::OsStr> = match &page {
+            Some(p) => vec!["--html".as_ref(), p.as_os_str()],
+            None => vec![],
+        };
         let t = Instant::now();
         let flags = SolveFlags {
             debug_seed: seed.or(self.args.flags.debug_seed),
@@ -185,6 +199,7 @@ impl Bench<'_> {
             .args(["--json", "--timeout", &self.args.timeout.to_string()])
             .args(self.puzzle_args())
             .args(flags.child_args())
+            .args(html)
             .output();
         match output {
             Ok(out) => serde_json::from_slice(&out.stdout)
@@ -338,6 +353,9 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     a.flags.settings()?;
     timeout(a.timeout)?;
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
+    if let Some(dir) = &a.html {
+        pictures::pages_folder(dir)?;
+    }
     let files = level_files_under(&a.dir, a.puzzle.puzzle)?;
     let exe = std::env::current_exe()
         .map_err(|e| CliError::bad_input(format!("cannot find frosted itself: {e}")))?;
@@ -400,6 +418,9 @@ fn cost_column(files: &[PathBuf], forced: Option<Puzzle>) -> &'static str {
 /// complete: the exit code.
 fn finish(a: &BenchArgs, rows: &[Row], files: usize) -> Result<i32, CliError> {
     let interrupted = interrupt::interrupted();
+    if let Some(dir) = &a.html {
+        index_page(dir, rows)?;
+    }
     let totals = totals(rows, interrupted);
     let errors = totals.error;
     if a.json {
@@ -425,6 +446,26 @@ fn finish(a: &BenchArgs, rows: &[Row], files: usize) -> Result<i32, CliError> {
         return Ok(EXIT_BAD_INPUT);
     }
     Ok(EXIT_OK)
+}
+
+/// `bench --html DIR`: DIR/index.html, the table with a link to each page.
+fn index_page(dir: &Path, rows: &[Row]) -> Result<(), CliError> {
+    let dash = |n: Option<u64>| n.map_or("-".into(), |n| n.to_string());
+    let cells = rows
+        .iter()
+        .map(|r| {
+            let cells = vec![
+                r.level.clone(),
+                r.status.clone(),
+                dash(r.belts.or(r.cells)),
+                dash(r.iterations),
+                format!("{:.2}", r.seconds),
+            ];
+            (r.level.clone(), cells)
+        })
+        .collect();
+    let head = ["level", "status", "cost", "iterations", "seconds"];
+    pictures::write_index(dir, &head, cells)
 }
 
 /// Why a `frosted solve` run printed no JSON: its `error:` line (with the

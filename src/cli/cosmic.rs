@@ -28,7 +28,7 @@ struct VerdictJson {
 
 /// The level and the track `command` needs: without a track, the level is
 /// still read (a level that does not parse says so first).
-fn load_with_track(
+pub(super) fn load_with_track(
     level: &Path,
     track: Option<&Path>,
     command: &str,

@@ -58,6 +58,10 @@ pub trait Front: Clone + Send + 'static {
             "--certificate: only Freshly Frosted solves write certificates",
         ))
     }
+    /// A candidate's picture (`--svg`).
+    fn svg(&self, c: &Self::Candidate, title: &str) -> String;
+    /// A candidate's run as the HTML replay page (`--html`).
+    fn html(&self, c: &Self::Candidate, title: &str) -> String;
 }
 
 /// A Freshly Frosted level.
@@ -95,6 +99,14 @@ impl Front for Frosted {
     ) -> Result<String, CliError> {
         super::certificate::write::write(&self.0, settings, report, recording, dir)
     }
+
+    fn svg(&self, layout: &Level, title: &str) -> String {
+        freshly_frosted::picture::svg(&self.0, layout, title)
+    }
+
+    fn html(&self, layout: &Level, title: &str) -> String {
+        freshly_frosted::picture::html(&self.0, layout, title)
+    }
 }
 
 /// A Cosmic Express level (with its name, for the solution's JSON line).
@@ -122,5 +134,13 @@ impl Front for Cosmic {
 
     fn json(&self, track: &Track) -> Value {
         serde_json::json!(path_json(track))
+    }
+
+    fn svg(&self, track: &Track, title: &str) -> String {
+        cosmic_express::picture::svg(&self.0.level, Some(track), title)
+    }
+
+    fn html(&self, track: &Track, title: &str) -> String {
+        cosmic_express::picture::html(&self.0.level, track, title)
     }
 }

@@ -12,6 +12,7 @@ mod flags;
 mod front;
 mod generate;
 mod interrupt;
+mod pictures;
 mod puzzle;
 mod report;
 mod simulate;
@@ -47,7 +48,7 @@ with arrows (section 7). A level file whose first non-blank character is `{` is 
 Cosmic Express, any other for Freshly Frosted; `--puzzle frosted|cosmic` says which. \
 A file argument `-` reads stdin.\n\n\
 Exit codes: 0 solved, 1 not solved (or proved unsolvable), 2 bad input, 3 unknown (timeout).",
-    after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted solve LEVEL | frosted verify LEVEL -\n  frosted simulate LEVEL LAYOUT --trace --ticks 20"
+    after_help = "Examples:\n  frosted solve levels/01-toppers/first-frosting.txt\n  frosted verify LEVEL LAYOUT --json\n  frosted solve LEVEL | frosted verify LEVEL -\n  frosted simulate LEVEL LAYOUT --trace --ticks 20\n  frosted show LEVEL LAYOUT --svg -o layout.svg\n  frosted simulate LEVEL LAYOUT --html -o replay.html"
 )]
 pub struct Cli {
     #[command(subcommand)]

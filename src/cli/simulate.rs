@@ -1,5 +1,7 @@
-//! `frosted simulate` and `frosted show`: drawing a board and a run in the terminal.
+//! `frosted simulate` and `frosted show`: drawing a board and a run in the
+//! terminal (`--svg` and `--html` go to [`super::pictures`]).
 
+use super::pictures;
 use super::puzzle::PuzzleFlag;
 use super::verify::verdict_text;
 use super::{cosmic, load_level, load_pair, out, CliError, EXIT_OK};
@@ -26,6 +28,19 @@ pub struct Args {
     /// a Cosmic Express run is always shown moment by moment).
     #[arg(long)]
     pub trace: bool,
+    /// Write the run as one self-contained HTML page (no network, no
+    /// external file) instead of text: the board, and the donuts moving tick
+    /// by tick (kind by colour and digit), waiting counters, splitter and
+    /// crossover states, deliveries per target and the outcome as `verify`
+    /// states it, with play, pause, step, a tick slider and speeds. The frames
+    /// come from the simulator. Open it in a browser; `PAGE.html#tick=N`
+    /// opens it at tick N. Cosmic Express: the train moment by moment, what
+    /// each car holds, boardings and deliveries.
+    #[arg(long, conflicts_with_all = ["trace", "ticks"])]
+    pub html: bool,
+    /// Write the page to FILE instead of stdout (with --html).
+    #[arg(short = 'o', long, value_name = "FILE", requires = "html")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -37,12 +52,28 @@ pub struct ShowArgs {
     pub layout: Option<PathBuf>,
     #[command(flatten)]
     pub puzzle: PuzzleFlag,
+    /// Write an SVG picture instead of the unicode drawing: the grid, belts
+    /// as arrows (placed belts blue on light floor, preset ones dark on grey),
+    /// every entity with its own shape, colour and mark (kinds by colour and
+    /// digit 0-4), a legend and the level's `:targets`; a layout's picture
+    /// says whether it solves the level. Self-contained; colours from the
+    /// Okabe-Ito palette (safe for colour-blind readers) on its own white
+    /// background. Cosmic Express: the level, aliens and houses by colour
+    /// and letter, and the track.
+    #[arg(long)]
+    pub svg: bool,
+    /// Write the picture to FILE instead of stdout (with --svg).
+    #[arg(short = 'o', long, value_name = "FILE", requires = "svg")]
+    pub output: Option<PathBuf>,
 }
 
 /// Runs the layout, drawing the board after every tick (`--trace`) or once at the
 /// end, then says how the run ended and gives the verdict. The exit code is 0
 /// whatever the verdict: the command succeeded in drawing the run.
 pub fn run(args: Args) -> Result<i32, CliError> {
+    if args.html {
+        return pictures::simulate_html(&args);
+    }
     if args.puzzle.is_cosmic(&args.level) {
         return cosmic::simulate_run(&args.level, args.layout.as_deref(), args.ticks);
     }
@@ -95,6 +126,9 @@ pub fn run(args: Args) -> Result<i32, CliError> {
 
 /// Draws a level (or a layout) with a summary and a legend.
 pub fn show(args: ShowArgs) -> Result<i32, CliError> {
+    if args.svg {
+        return pictures::show_svg(&args);
+    }
     if args.puzzle.is_cosmic(&args.level) {
         return cosmic::show(&args.level, args.layout.as_deref());
     }

@@ -9,8 +9,8 @@ use super::report::{
     stopped_report, summary,
 };
 use super::report::{Progress, Report};
-use super::{interrupt, load_level, out, out_json, CliError};
 use cegar::record::Recording;
+use super::{interrupt, load_level, out, out_json, pictures, CliError};
 use cegar::{Event, Stop};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -78,6 +78,15 @@ pub struct Args {
     /// `at least N`).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Also write the picture of the layout found (Cosmic Express: the
+    /// track) to FILE as an SVG, as `show LEVEL LAYOUT --svg` draws it.
+    /// Nothing is written when no layout is found.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Also write the replay of the layout found to FILE: one self-contained
+    /// HTML page, as `simulate LEVEL LAYOUT --html` writes it.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Creates the folder `dir` that `flag` (`--dump-calls`, `--certificate`)
@@ -99,6 +108,11 @@ pub(super) fn settings(a: &Args) -> Result<Settings, CliError> {
     let timeout = a.timeout.map(timeout).transpose()?;
     if let Some(dir) = &a.dump_calls {
         make_folder("--dump-calls", dir)?;
+    }
+    for (file, flag) in [(&a.svg, "--svg"), (&a.html, "--html")] {
+        if let Some(f) = file {
+            pictures::check_writable(f, flag)?;
+        }
     }
     let opts = &mut settings.opts;
     opts.first = a.first;
@@ -146,7 +160,29 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     if let Some(dir) = &a.certificate {
         note!("{}", front.certificate(&settings, &report, recording, dir)?);
     }
+    write_pictures(front, &report, a)?;
     Ok(exit_code(&report))
+}
+
+/// `--svg FILE` and `--html FILE`: the picture and the replay of what was
+/// found (nothing, with a note, when nothing was).
+fn write_pictures<F: Front>(front: &F, report: &Report<F>, a: &Args) -> Result<(), CliError> {
+    type Draw<F> = fn(&F, &<F as Front>::Candidate, &str) -> String;
+    let files: [(&Option<PathBuf>, &str, Draw<F>); 2] =
+        [(&a.svg, "--svg", F::svg), (&a.html, "--html", F::html)];
+    let title = format!("{}, found by frosted solve", pictures::level_name(&a.level));
+    for (file, flag, draw) in files {
+        let Some(file) = file else { continue };
+        let Some(c) = &report.candidate else {
+            note!(
+                "{flag}: nothing found, so {} is not written",
+                file.display()
+            );
+            continue;
+        };
+        pictures::write_to(Some(file), &draw(front, c, &title), flag)?;
+    }
+    Ok(())
 }
 
 /// How often a progress line is printed, at the least: between SAT calls, and

@@ -64,6 +64,7 @@ mod decode;
 mod dump_cnf;
 mod enumerate;
 mod generate;
+mod pictures;
 mod show;
 mod simulate;
 mod solve;

@@ -13,6 +13,7 @@ mod json;
 pub mod judge;
 pub mod level;
 pub mod parse;
+pub mod picture;
 pub mod puzzle;
 pub mod render;
 pub mod sim;

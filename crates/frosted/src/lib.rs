@@ -7,6 +7,7 @@
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not;
 //! - [`encode`]: the SAT encoding, and [`chains`]: the chain bound;
+//! - [`picture`]: the level as an SVG and the run as an HTML replay;
 //! - [`puzzle`]: all of it as a [`cegar::Puzzle`], for the solve loop.
 
 pub mod branch;
@@ -19,6 +20,7 @@ pub mod improve;
 pub mod judge;
 pub mod level;
 pub mod parse;
+pub mod picture;
 pub mod puzzle;
 pub mod render;
 pub mod sim;

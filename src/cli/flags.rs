@@ -124,6 +124,7 @@ impl EncodingFlags {
                 .debug_lazy_counter_from
                 .unwrap_or(defaults.lazy_counter_from),
             rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
+            ..defaults
         }
     }
 

@@ -12,6 +12,7 @@
 pub mod branch;
 pub mod chains;
 pub mod encode;
+pub mod explain;
 pub mod grid;
 pub mod improve;
 pub mod judge;

@@ -9,6 +9,7 @@ use crate::level::Level;
 use cegar::{Event, Nouns};
 use cosmic_express::Track;
 use serde_json::Value;
+use std::time::Duration;
 
 /// What the loop reports as it runs, for a candidate type `C`.
 pub type Events<'a, C> = &'a mut dyn FnMut(Event<C>);
@@ -42,7 +43,15 @@ pub trait Front: Clone + Send + 'static {
     fn text(&self, c: &Self::Candidate) -> String;
     /// A candidate in `--json`.
     fn json(&self, c: &Self::Candidate) -> Value;
+    /// After an `unsolvable` verdict: why, as `--json` fields and as text
+    /// (Freshly Frosted only; `None` for other puzzles).
+    fn explain(&self, _settings: &Settings, _timeout: Option<Duration>) -> Option<Explained> {
+        None
+    }
 }
+
+/// An explanation of an unsolvable level: fields for `--json`, and text.
+pub type Explained = Result<(Vec<(&'static str, Value)>, String), String>;
 
 /// A Freshly Frosted level.
 #[derive(Clone)]
@@ -68,6 +77,22 @@ impl Front for Frosted {
 
     fn json(&self, layout: &Level) -> Value {
         Value::String(layout.to_string())
+    }
+
+    fn explain(&self, settings: &Settings, timeout: Option<Duration>) -> Option<Explained> {
+        let opts = freshly_frosted::explain::ExplainOptions {
+            encode: settings.encode.clone(),
+            solver: settings.opts.solver.clone(),
+            max_belts: settings.opts.max_cost,
+            timeout,
+        };
+        let e = super::explain::explanation(&self.0, &opts);
+        Some(e.map(|e| {
+            (
+                super::explain::explanation_json(&self.0, &e),
+                super::explain::explanation_text(&self.0, &e),
+            )
+        }))
     }
 }
 

@@ -6,6 +6,7 @@ mod bench;
 mod cosmic;
 mod cosmic_dump;
 mod dump;
+mod explain;
 mod flags;
 mod front;
 mod interrupt;
@@ -119,6 +120,15 @@ pub enum Command {
     /// Exit 0 when every level got a status (whichever), 2 on bad arguments or
     /// when some level got `error`, 3 when interrupted.
     Bench(bench::BenchArgs),
+    /// Look for a plain reason why a Freshly Frosted level cannot be solved.
+    ///
+    /// Runs the level check that `solve` runs before any SAT call: sound,
+    /// documented arguments (docs/unsolvable.md), each printed as a
+    /// sentence, for example "no topper makes sprinkles ..., but the target
+    /// at (3, 1) accepts only whipped cream donuts". No argument applying
+    /// proves nothing: `frosted solve` decides. Exit 0 when no argument
+    /// applies, 1 when one proves the level impossible, 2 on bad input.
+    Check(explain::CheckArgs),
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
@@ -265,6 +275,7 @@ pub fn main() -> i32 {
         Command::DumpCnf(a) => dump::dump_cnf(a),
         Command::Decode(a) => dump::decode(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Check(a) => explain::check(a),
     };
     match result {
         Ok(code) => code,

@@ -51,6 +51,23 @@ pub struct Args {
     /// of [x, y], entrance to exit) in place of "layout", and "max_cells".
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub explain: ExplainFlags,
+}
+
+/// What `solve` adds after an `unsolvable` verdict (Freshly Frosted).
+#[derive(clap::Args, Debug)]
+pub struct ExplainFlags {
+    /// After an `unsolvable` verdict, do not look for the core of
+    /// requirements that conflict and the near-solutions (by default they
+    /// follow the summary on stderr, and are "core" and "near" in --json;
+    /// see docs/unsolvable.md).
+    #[arg(long)]
+    pub no_explain: bool,
+    /// The most seconds the core and near-solutions may take after an
+    /// `unsolvable` verdict (default 60): what is found by then is printed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub explain_timeout: f64,
 }
 
 /// Creates the `--dump-calls` folder, unless a file is in the way.
@@ -95,14 +112,28 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// summary (on stderr), or the JSON report.
 fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     let settings = settings(a)?;
+    let explain_timeout = timeout(a.explain.explain_timeout)
+        .map_err(|e| CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1)))?;
     let report = solve_with_hard_timeout(front, &settings)?;
+    let explained = match report.status == cegar::Status::Unsolvable && !a.explain.no_explain {
+        true => front.explain(&settings, Some(explain_timeout)),
+        false => None,
+    };
+    let explained = explained.transpose().map_err(CliError::bad_input)?;
     if a.json {
-        out_json(&report_json(front, &report))?;
+        let mut json = report_json(front, &report);
+        if let (serde_json::Value::Object(map), Some((fields, _))) = (&mut json, &explained) {
+            map.extend(fields.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        }
+        out_json(&json)?;
     } else {
         if let Some(c) = &report.candidate {
             out(&front.text(c))?;
         }
         note!("{}", summary::<F>(&report));
+        if let Some((_, text)) = &explained {
+            note!("{text}");
+        }
     }
     Ok(exit_code(&report))
 }

@@ -7,3 +7,67 @@
 pub mod requirement;
 
 pub use requirement::{requirements, Achieved, Requirement};
+pub mod core;
+pub mod oracle;
+
+pub use self::core::{minimal_core, near_solution, Core, Near};
+pub use oracle::{Oracle, Verdict, Witness};
+pub mod plain;
+
+pub use plain::{level_check, Argument};
+
+use crate::encode::EncodeOptions;
+use crate::level::Level;
+use cegar::sat::SolverChoice;
+use std::time::{Duration, Instant};
+
+/// How to look for an explanation.
+#[derive(Clone, Debug)]
+pub struct ExplainOptions {
+    pub encode: EncodeOptions,
+    pub solver: SolverChoice,
+    /// The belt bound of the solve (`--max-belts`), a requirement too.
+    pub max_belts: Option<usize>,
+    /// Give up (with what is found so far) after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// Why a level has no solution, as far as found.
+pub struct Explanation {
+    /// The plain arguments that fired (the level check).
+    pub arguments: Vec<Argument>,
+    /// A core of requirements, when the whole set was proved impossible in time.
+    pub core: Option<Core>,
+    /// One near-solution per requirement of the core shown needed.
+    pub near: Vec<Near>,
+    /// Questions asked of the oracle, its SAT calls and rejected layouts.
+    pub questions: usize,
+    pub calls: usize,
+    pub counterexamples: usize,
+    pub time: Duration,
+}
+
+/// The level check, a minimal core of `level`'s requirements, and a
+/// near-solution for each requirement of the core.
+pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
+    let start = Instant::now();
+    let deadline = opts.timeout.map(|t| start + t);
+    let all = requirements(level, opts.max_belts);
+    let mut oracle = Oracle::new(level, &opts.encode, &opts.solver, opts.max_belts, deadline)?;
+    let core = minimal_core(&mut oracle, &all)?;
+    let mut near = Vec::new();
+    if let Some(core) = &core {
+        for &r in &core.requirements {
+            near.extend(near_solution(&mut oracle, &all, core, r)?);
+        }
+    }
+    Ok(Explanation {
+        arguments: level_check(level),
+        core,
+        near,
+        questions: oracle.questions,
+        calls: oracle.calls,
+        counterexamples: oracle.counterexamples,
+        time: start.elapsed(),
+    })
+}

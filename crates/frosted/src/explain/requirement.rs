@@ -50,6 +50,7 @@ pub fn requirements(level: &Level, max_belts: Option<usize>) -> Vec<Requirement>
 }
 
 /// What a run of a layout achieved, for judging requirements.
+#[derive(Clone, Debug)]
 pub struct Achieved {
     /// The run did not fail (nor hit the tick limit).
     pub ran: bool,
@@ -58,6 +59,8 @@ pub struct Achieved {
     targets: BTreeSet<CellId>,
     belts: usize,
     named: Option<Vec<Kind>>,
+    /// The distinct (target, origin, kind) deliveries, in the order first made.
+    pub deliveries: Vec<(CellId, CellId, Kind)>,
 }
 
 impl Achieved {
@@ -70,6 +73,7 @@ impl Achieved {
             targets: d.iter().map(|x| x.target).collect(),
             belts: layout.added_belts(level),
             named: level.flags.targets.clone(),
+            deliveries: d.iter().map(|x| (x.target, x.origin, x.kind)).collect(),
         }
     }
 

@@ -120,6 +120,9 @@ pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Va
 
 /// "no layout makes all of these hold: A; B; C".
 fn core_sentence(level: &Level, rs: &[Requirement]) -> String {
+    if rs.is_empty() {
+        return "every layout's run fails (rules §5, condition 1), whatever else is asked".into();
+    }
     let how = match rs.len() {
         1 => "this hold",
         2 => "both of these hold",

@@ -235,7 +235,7 @@ impl Oracle {
         if witness.achieved.ran {
             self.remember(&witness);
         }
-        if reqs.iter().all(|&r| witness.achieved.meets(r)) {
+        if witness.achieved.ran && reqs.iter().all(|&r| witness.achieved.meets(r)) {
             return Some(witness);
         }
         let (layout, achieved) = (witness.layout, witness.achieved);

@@ -11,12 +11,10 @@
 mod common;
 
 use common::tiny::{layouts, random_level, Rng};
-use frosted::explain::{
-    explain, level_check, requirements, Achieved, ExplainOptions, Requirement,
-};
+use frosted::explain::{explain, level_check, requirements, Achieved, ExplainOptions, Requirement};
 use frosted::grid::Kind;
-use frosted::level::{Accepts, Level, Tile};
 use frosted::judge::judge;
+use frosted::level::{Accepts, Level, Tile};
 use frosted::sim::simulate;
 
 /// A tiny random level, with more variety in what targets accept and in
@@ -54,7 +52,11 @@ fn met_sets(level: &Level, all: &[Requirement]) -> Vec<Vec<bool>> {
             let a = Achieved::of(level, &layout, &v.outcome);
             let met: Vec<bool> = all.iter().map(|&r| a.meets(r)).collect();
             let all_met = a.ran && met.iter().all(|&m| m);
-            assert_eq!(v.solved(), all_met, "the requirements and the judge disagree:\n{layout}");
+            assert_eq!(
+                v.solved(),
+                all_met,
+                "the requirements and the judge disagree:\n{layout}"
+            );
             a.ran.then_some(met)
         })
         .collect()
@@ -64,7 +66,11 @@ fn met_sets(level: &Level, all: &[Requirement]) -> Vec<Vec<bool>> {
 fn some_layout_meets(sets: &[Vec<bool>], all: &[Requirement], want: &[Requirement]) -> bool {
     let idx: Vec<usize> = want
         .iter()
-        .map(|r| all.iter().position(|x| x == r).expect("a requirement of the level"))
+        .map(|r| {
+            all.iter()
+                .position(|x| x == r)
+                .expect("a requirement of the level")
+        })
         .collect();
     sets.iter().any(|s| idx.iter().all(|&i| s[i]))
 }
@@ -91,8 +97,16 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
     }
     eprintln!("{cases} tiny levels, {solvable_levels} solvable (no argument fired on them); arguments fired on the others: {fired:?}");
     // Few tiny random levels are solvable; enough must be for the test to bite.
-    assert!(solvable_levels >= cases / 25, "only {solvable_levels} solvable levels");
-    for name in ["missing-topper", "too-few-sources", "unlisted-kind", "lockstep"] {
+    assert!(
+        solvable_levels >= cases / 25,
+        "only {solvable_levels} solvable levels"
+    );
+    for name in [
+        "missing-topper",
+        "too-few-sources",
+        "unlisted-kind",
+        "lockstep",
+    ] {
         assert!(fired.contains_key(name), "{name} never fired: {fired:?}");
     }
 }
@@ -117,9 +131,15 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         };
         let e = explain(&level, &opts).expect("explain runs");
         let core = e.core.expect("an unsolvable level has a core");
-        assert!(core.minimal, "case {case}: no deadline, so the core is minimal");
+        assert!(
+            core.minimal,
+            "case {case}: no deadline, so the core is minimal"
+        );
         let c = &core.requirements;
-        assert!(!some_layout_meets(&sets, &all, c), "case {case}: {c:?} is met:\n{level}");
+        assert!(
+            !some_layout_meets(&sets, &all, c),
+            "case {case}: {c:?} is met:\n{level}"
+        );
         for r in c {
             let rest: Vec<Requirement> = c.iter().copied().filter(|x| x != r).collect();
             assert!(
@@ -130,9 +150,18 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         for n in &e.near {
             let run = simulate(&n.witness.layout);
             let a = Achieved::of(&level, &n.witness.layout, &run);
-            assert!(n.met.iter().all(|&r| a.meets(r)), "case {case}: near misses its claims");
-            assert!(n.missed.iter().all(|&r| !a.meets(r)), "case {case}: near meets a miss");
-            assert!(n.missed.contains(&n.dropped), "case {case}: the dropped one is missed");
+            assert!(
+                n.met.iter().all(|&r| a.meets(r)),
+                "case {case}: near misses its claims"
+            );
+            assert!(
+                n.missed.iter().all(|&r| !a.meets(r)),
+                "case {case}: near meets a miss"
+            );
+            assert!(
+                n.missed.contains(&n.dropped),
+                "case {case}: the dropped one is missed"
+            );
             for &m in &n.missed {
                 let mut more = n.met.clone();
                 more.push(m);
@@ -144,7 +173,11 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
             }
             near += 1;
         }
-        assert_eq!(e.near.len(), c.len(), "case {case}: one near-solution per requirement");
+        assert_eq!(
+            e.near.len(),
+            c.len(),
+            "case {case}: one near-solution per requirement"
+        );
         checked += 1;
     }
     eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions agreed with brute force");

@@ -4,7 +4,9 @@
 //! (`freshly_frosted::explain`), in words on stderr or in `--json`.
 
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
-use crate::explain::{explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement};
+use crate::explain::{
+    explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement,
+};
 use crate::grid::CellId;
 use crate::level::Level;
 use itertools::Itertools;
@@ -165,8 +167,14 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
             n.witness.achieved.belts(),
             deliveries_words(level, n)
         ));
-        lines.push(format!("  meets: {}", n.met.iter().map(|r| r.words(level)).join("; ")));
-        lines.push(format!("  misses: {}", n.missed.iter().map(|r| r.words(level)).join("; ")));
+        lines.push(format!(
+            "  meets: {}",
+            n.met.iter().map(|r| r.words(level)).join("; ")
+        ));
+        lines.push(format!(
+            "  misses: {}",
+            n.missed.iter().map(|r| r.words(level)).join("; ")
+        ));
         let layout = n.witness.layout.to_string();
         lines.extend(layout.lines().map(|l| format!("  | {l}")));
     }

@@ -112,8 +112,9 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// summary (on stderr), or the JSON report.
 fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     let settings = settings(a)?;
-    let explain_timeout = timeout(a.explain.explain_timeout)
-        .map_err(|e| CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1)))?;
+    let explain_timeout = timeout(a.explain.explain_timeout).map_err(|e| {
+        CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
+    })?;
     let report = solve_with_hard_timeout(front, &settings)?;
     let explained = match report.status == cegar::Status::Unsolvable && !a.explain.no_explain {
         true => front.explain(&settings, Some(explain_timeout)),

@@ -71,7 +71,10 @@ impl Encoding {
             // F1 and R0–R3 rest on "`s` delivers": with requirement
             // switches, they hold only under its switch.
             let guard = (!self.switches.is_empty()).then(|| !self.goals[s.index()]);
-            let col = &mut Guarded { col: &mut *col, guard };
+            let col = &mut Guarded {
+                col: &mut *col,
+                guard,
+            };
             let exempt = self.exempt_from_forward(s, col, vm);
             self.plain_flows_go_forward(s, exempt, infos, col);
             // R0–R3 hold for a route that never meets a branch; they are

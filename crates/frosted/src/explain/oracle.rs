@@ -137,10 +137,17 @@ impl Oracle {
     /// pool that meets them all, or a set proved impossible that they
     /// contain.
     fn recall(&self, reqs: &[Requirement]) -> Option<Verdict> {
-        if let Some(w) = self.pool.iter().find(|w| reqs.iter().all(|&r| w.achieved.meets(r))) {
+        if let Some(w) = self
+            .pool
+            .iter()
+            .find(|w| reqs.iter().all(|&r| w.achieved.meets(r)))
+        {
             return Some(Verdict::Met(w.clone()));
         }
-        let known = self.impossible.iter().find(|c| c.iter().all(|r| reqs.contains(r)))?;
+        let known = self
+            .impossible
+            .iter()
+            .find(|c| c.iter().all(|r| reqs.contains(r)))?;
         Some(Verdict::Impossible(known.clone()))
     }
 
@@ -148,7 +155,10 @@ impl Oracle {
     /// meets every requirement it meets (and drops those it outdoes).
     fn remember(&mut self, w: &Witness) {
         let meets = |x: &Witness| -> Vec<bool> {
-            self.switches.iter().map(|p| x.achieved.meets(p.0)).collect()
+            self.switches
+                .iter()
+                .map(|p| x.achieved.meets(p.0))
+                .collect()
         };
         let new = meets(w);
         let covers = |a: &[bool], b: &[bool]| a.iter().zip(b).all(|(x, y)| *x || !*y);

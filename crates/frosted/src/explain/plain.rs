@@ -46,7 +46,11 @@ fn blocked_sources(level: &Level) -> Vec<Argument> {
         let into = match level.shape.step(s, d) {
             None => "off the grid".to_string(),
             Some(c) if !level.tile(c).can_enter(d) => {
-                format!("into {} at {}, which cannot be entered moving {d}", level.tile(c).describe(), at(level, c))
+                format!(
+                    "into {} at {}, which cannot be entered moving {d}",
+                    level.tile(c).describe(),
+                    at(level, c)
+                )
             }
             Some(_) => continue,
         };
@@ -103,7 +107,9 @@ fn unreachable_targets(level: &Level) -> Vec<Argument> {
 /// `j` only turns `j - 1` into `j` (rules §1), so a donut of kind `k`
 /// passed toppers of every kind `1..=k`.
 fn missing_step(level: &Level, k: Kind) -> Option<Kind> {
-    let any = level.sources().any(|s| matches!(level.tile(s), Tile::AnySource(_)));
+    let any = level
+        .sources()
+        .any(|s| matches!(level.tile(s), Tile::AnySource(_)));
     if any {
         return None;
     }
@@ -122,7 +128,11 @@ fn missing_toppers(level: &Level) -> Vec<Argument> {
     let mut out = Vec::new();
     let no_topper = |j: Kind| format!("no topper makes {} and there is no any-source", j.name());
     for t in level.targets() {
-        if let Tile::Target { accepts: Accepts::Only(k), .. } = level.tile(t) {
+        if let Tile::Target {
+            accepts: Accepts::Only(k),
+            ..
+        } = level.tile(t)
+        {
             if let Some(j) = missing_step(level, k) {
                 out.push(Argument {
                     name: "missing-topper",
@@ -143,7 +153,10 @@ fn missing_toppers(level: &Level) -> Vec<Argument> {
 /// The sources that can deliver kind `k`: every any-source, and the plain
 /// sources when toppers of every kind up to `k` exist.
 fn sources_making(level: &Level, k: Kind) -> usize {
-    let any = level.sources().filter(|&s| matches!(level.tile(s), Tile::AnySource(_))).count();
+    let any = level
+        .sources()
+        .filter(|&s| matches!(level.tile(s), Tile::AnySource(_)))
+        .count();
     let plain = level.sources().count() - any;
     match all_steps(level, k) {
         true => any + plain,
@@ -197,7 +210,11 @@ fn unlisted_kinds(level: &Level) -> Vec<Argument> {
     };
     let mut out = Vec::new();
     for t in level.targets() {
-        if let Tile::Target { accepts: Accepts::Only(k), .. } = level.tile(t) {
+        if let Tile::Target {
+            accepts: Accepts::Only(k),
+            ..
+        } = level.tile(t)
+        {
             if !wanted.contains(&k) {
                 out.push(Argument {
                     name: "unlisted-kind",
@@ -225,7 +242,10 @@ fn two_toppers_on_a_cell(level: &Level) -> bool {
             _ => None,
         })
         .collect();
-    fronts.iter().enumerate().any(|(i, c)| fronts[..i].contains(c))
+    fronts
+        .iter()
+        .enumerate()
+        .any(|(i, c)| fronts[..i].contains(c))
 }
 
 /// One plain source and nothing that sends two of its donuts different
@@ -243,7 +263,10 @@ fn lockstep(level: &Level) -> Option<Argument> {
         return None;
     }
     let branching = level.shape.cells().any(|c| {
-        matches!(level.tile(c), Tile::Splitter(_) | Tile::TeleIn(_) | Tile::TeleOut(..))
+        matches!(
+            level.tile(c),
+            Tile::Splitter(_) | Tile::TeleIn(_) | Tile::TeleOut(..)
+        )
     });
     if branching {
         return None;
@@ -252,7 +275,9 @@ fn lockstep(level: &Level) -> Option<Argument> {
     let wanted = level.flags.targets.as_ref().map_or(0, |w| w.len());
     let why = match (targets, wanted) {
         (t, _) if t >= 2 => format!("so at most one of the {t} targets can be fed"),
-        (_, w) if w >= 2 => format!("so the deliveries make one (source, kind) pair, but :targets asks for {w}"),
+        (_, w) if w >= 2 => {
+            format!("so the deliveries make one (source, kind) pair, but :targets asks for {w}")
+        }
         _ => return None,
     };
     Some(Argument {

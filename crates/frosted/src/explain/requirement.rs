@@ -156,7 +156,9 @@ impl Requirement {
             Requirement::TargetsOthers => {
                 ":targets asks for no delivery of a kind it does not name".into()
             }
-            Requirement::MaxBelts(k) => format!("at most {} are placed", count_of(k, "belt", "belts")),
+            Requirement::MaxBelts(k) => {
+                format!("at most {} are placed", count_of(k, "belt", "belts"))
+            }
         }
     }
 }

@@ -61,6 +61,7 @@ mod bench;
 mod cosmic;
 mod decode;
 mod dump_cnf;
+mod explain;
 mod show;
 mod simulate;
 mod solve;

@@ -254,7 +254,15 @@ fn solve_max_belts_refuted_by_the_chain_bound() {
     else {
         return;
     };
-    let out = run_in(&dir, &["solve", "--json", "--max-belts", "36", "level.txt"]);
+    let args = [
+        "solve",
+        "--json",
+        "--no-explain",
+        "--max-belts",
+        "36",
+        "level.txt",
+    ];
+    let out = run_in(&dir, &args);
     assert!(out.starts_with("exit: 1"), "{out}");
     let json = out
         .lines()

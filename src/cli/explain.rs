@@ -4,6 +4,7 @@
 //! (`freshly_frosted::explain`), in words on stderr or in `--json`.
 
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
+use crate::explain::requirement::count_of;
 use crate::explain::{
     explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement,
 };
@@ -30,10 +31,10 @@ pub fn check(a: CheckArgs) -> Result<i32, CliError> {
     if a.json {
         out_json(&json!({"impossible": !found.is_empty(), "arguments": arguments_json(&found)}))?;
     } else if found.is_empty() {
-        out("no plain argument applies (this proves nothing: `frosted solve` decides)")?;
+        out("no plain argument applies (this proves nothing: `frosted solve` decides)\n")?;
     } else {
         for arg in &found {
-            out(&format!("impossible ({}): {}", arg.name, arg.sentence))?;
+            out(&format!("impossible ({}): {}\n", arg.name, arg.sentence))?;
         }
     }
     Ok(if found.is_empty() { EXIT_OK } else { EXIT_NO })
@@ -145,6 +146,14 @@ fn deliveries_words(level: &Level, n: &Near) -> String {
         .join(", ")
 }
 
+/// Requirements in words, `; ` between them, or "nothing".
+fn listed(level: &Level, rs: &[Requirement]) -> String {
+    match rs.is_empty() {
+        true => "nothing".into(),
+        false => rs.iter().map(|r| r.words(level)).join("; "),
+    }
+}
+
 /// The explanation in words, for stderr after the summary.
 pub fn explanation_text(level: &Level, e: &Explanation) -> String {
     let mut lines = Vec::new();
@@ -162,19 +171,13 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
     }
     for n in &e.near {
         lines.push(format!(
-            "near-solution without \"{}\" (NOT a solution; verified by the simulator): {} belts; delivers {}",
+            "near-solution without \"{}\" (NOT a solution; verified by the simulator): {}; delivers {}",
             n.dropped.words(level),
-            n.witness.achieved.belts(),
+            count_of(n.witness.achieved.belts(), "belt", "belts"),
             deliveries_words(level, n)
         ));
-        lines.push(format!(
-            "  meets: {}",
-            n.met.iter().map(|r| r.words(level)).join("; ")
-        ));
-        lines.push(format!(
-            "  misses: {}",
-            n.missed.iter().map(|r| r.words(level)).join("; ")
-        ));
+        lines.push(format!("  meets: {}", listed(level, &n.met)));
+        lines.push(format!("  misses: {}", listed(level, &n.missed)));
         let layout = n.witness.layout.to_string();
         lines.extend(layout.lines().map(|l| format!("  | {l}")));
     }

@@ -104,7 +104,10 @@ fn solve_bad_level() {
 fn solve_unsolvable() {
     let dir = scratch(
         "solve_unsolvable",
-        &[("impossible.txt", b"+>  .   .   -<\n.   .   .   .\n")],
+        // A wall between the source and the target: no plain argument of
+        // the level check applies, so the chain bound (then a SAT call)
+        // proves it.
+        &[("impossible.txt", b"+>  .   #   .   ->\n.   .   #   .   .\n")],
     );
     let args = ["solve", "impossible.txt"];
     snap!(run_in(&dir, &args), &args);

@@ -78,14 +78,14 @@ fn unreachable_targets(level: &Level) -> Vec<Argument> {
         let Tile::Target { dir, .. } = level.tile(t) else {
             continue;
         };
-        let behind = match level.shape.step(t, dir.opposite()) {
-            None => "off the grid".to_string(),
+        let (from, behind) = match level.shape.step(t, dir.opposite()) {
+            None => ("beyond the edge".to_string(), "off the grid".to_string()),
             Some(b) => match level.tile(b) {
                 Tile::Block | Tile::Topper { .. } | Tile::Bumper { .. } => {
-                    format!("{} at {}", level.tile(b).describe(), at(level, b))
+                    (at(level, b), level.tile(b).describe())
                 }
                 Tile::Source(d) | Tile::AnySource(d) if d != dir => {
-                    format!("{} at {}", level.tile(b).describe(), at(level, b))
+                    (at(level, b), level.tile(b).describe())
                 }
                 _ => continue,
             },
@@ -93,8 +93,7 @@ fn unreachable_targets(level: &Level) -> Vec<Argument> {
         out.push(Argument {
             name: "unreachable-target",
             sentence: format!(
-                "{} at {} can only be entered from the cell behind it, which is {behind}: no donut ever reaches it",
-                level.tile(t).describe(),
+                "the target at {} is entered moving {dir}, so only from the cell {from}, which is {behind}: no donut ever reaches it",
                 at(level, t)
             ),
         });

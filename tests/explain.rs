@@ -128,6 +128,7 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
             solver: cegar::sat::SolverChoice::Varisat,
             max_belts: None,
             timeout: None,
+            search: true,
         };
         let e = explain(&level, &opts).expect("explain runs");
         let core = e.core.expect("an unsolvable level has a core");

@@ -103,6 +103,9 @@ fn near_json(level: &Level, n: &Near) -> Value {
 /// "level_check", "core" (null when not found in time), "core_minimal",
 /// "near", and "explain" (its questions, SAT calls and seconds).
 pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Value)> {
+    if !e.searched {
+        return vec![("level_check", arguments_json(&e.arguments))];
+    }
     vec![
         ("level_check", arguments_json(&e.arguments)),
         (
@@ -159,6 +162,9 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
     let mut lines = Vec::new();
     for a in &e.arguments {
         lines.push(format!("level check ({}): {}", a.name, a.sentence));
+    }
+    if !e.searched {
+        return lines.join("\n");
     }
     match &e.core {
         None => lines.push("core: not found in time".into()),

@@ -44,7 +44,9 @@ pub trait Front: Clone + Send + 'static {
     /// A candidate in `--json`.
     fn json(&self, c: &Self::Candidate) -> Value;
     /// After an `unsolvable` verdict: why, as `--json` fields and as text
-    /// (Freshly Frosted only; `None` for other puzzles).
+    /// (Freshly Frosted only; `None` for other puzzles). `timeout`: how
+    /// long the search for a core may take; `None`: no search, the level
+    /// check's plain arguments only.
     fn explain(&self, _settings: &Settings, _timeout: Option<Duration>) -> Option<Explained> {
         None
     }
@@ -84,6 +86,7 @@ impl Front for Frosted {
             encode: settings.encode.clone(),
             solver: settings.opts.solver.clone(),
             max_belts: settings.opts.max_cost,
+            search: timeout.is_some(),
             timeout,
         };
         let e = super::explain::explanation(&self.0, &opts);

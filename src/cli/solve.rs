@@ -61,7 +61,8 @@ pub struct ExplainFlags {
     /// After an `unsolvable` verdict, do not look for the core of
     /// requirements that conflict and the near-solutions (by default they
     /// follow the summary on stderr, and are "core" and "near" in --json;
-    /// see docs/unsolvable.md).
+    /// see docs/unsolvable.md). The level check's sentences are still
+    /// printed when it proved the level impossible.
     #[arg(long)]
     pub no_explain: bool,
     /// The most seconds the core and near-solutions may take after an
@@ -116,8 +117,13 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
         CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
     })?;
     let report = solve_with_hard_timeout(front, &settings)?;
-    let explained = match report.status == cegar::Status::Unsolvable && !a.explain.no_explain {
-        true => front.explain(&settings, Some(explain_timeout)),
+    // With --no-explain, the level check's sentences only (a proof may
+    // rest on them).
+    let explained = match report.status == cegar::Status::Unsolvable {
+        true => front.explain(
+            &settings,
+            (!a.explain.no_explain).then_some(explain_timeout),
+        ),
         false => None,
     };
     let explained = explained.transpose().map_err(CliError::bad_input)?;
@@ -132,7 +138,7 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
             out(&front.text(c))?;
         }
         note!("{}", summary::<F>(&report));
-        if let Some((_, text)) = &explained {
+        if let Some((_, text)) = explained.as_ref().filter(|(_, t)| !t.is_empty()) {
             note!("{text}");
         }
     }

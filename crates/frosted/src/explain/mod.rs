@@ -30,6 +30,8 @@ pub struct ExplainOptions {
     pub max_belts: Option<usize>,
     /// Give up (with what is found so far) after this long.
     pub timeout: Option<Duration>,
+    /// Look for a core and near-solutions; without, the level check only.
+    pub search: bool,
 }
 
 /// Why a level has no solution, as far as found.
@@ -45,12 +47,26 @@ pub struct Explanation {
     pub calls: usize,
     pub counterexamples: usize,
     pub time: Duration,
+    /// Whether a core was looked for ([`ExplainOptions::search`]).
+    pub searched: bool,
 }
 
 /// The level check, a minimal core of `level`'s requirements, and a
 /// near-solution for each requirement of the core.
 pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
     let start = Instant::now();
+    if !opts.search {
+        return Ok(Explanation {
+            arguments: level_check(level),
+            core: None,
+            near: Vec::new(),
+            questions: 0,
+            calls: 0,
+            counterexamples: 0,
+            time: start.elapsed(),
+            searched: false,
+        });
+    }
     let deadline = opts.timeout.map(|t| start + t);
     let all = requirements(level, opts.max_belts);
     let mut oracle = Oracle::new(level, &opts.encode, &opts.solver, opts.max_belts, deadline)?;
@@ -69,5 +85,6 @@ pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, Stri
         calls: oracle.calls,
         counterexamples: oracle.counterexamples,
         time: start.elapsed(),
+        searched: true,
     })
 }

@@ -16,6 +16,6 @@ pub mod cli;
 
 pub use ::cegar::{sat, xorshift};
 pub use freshly_frosted::{
-    branch, certify, chains, encode, grid, improve, judge, level, parse, render, sim,
+    branch, certify, chains, encode, explain, grid, improve, judge, level, parse, render, sim,
 };
 pub use snippet;

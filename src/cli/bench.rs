@@ -197,6 +197,8 @@ impl Bench<'_> {
             .arg("solve")
             .arg(file)
             .args(["--json", "--timeout", &self.args.timeout.to_string()])
+            // The bench times solving: no core after an `unsolvable` verdict.
+            .arg("--no-explain")
             .args(self.puzzle_args())
             .args(flags.child_args())
             .args(html)

@@ -64,7 +64,9 @@ pub struct SolveFlags {
     /// verified layout (could one belt fewer?): a search over the ways
     /// chains of belts can run between the source, the toppers, the
     /// splitters and the targets, which may prove at once that none can
-    /// (see encodings/README.md, "The chain bound").
+    /// (see encodings/README.md, "The chain bound"). Freshly Frosted's
+    /// level check (`frosted check`, docs/unsolvable.md), the other proof
+    /// without SAT, is skipped too.
     #[arg(long)]
     pub no_chain_bound: bool,
     /// Shuffle the clauses with this seed before the first call: the answer's
@@ -124,6 +126,7 @@ impl EncodingFlags {
                 .debug_lazy_counter_from
                 .unwrap_or(defaults.lazy_counter_from),
             rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
+            ..defaults
         }
     }
 

@@ -12,6 +12,7 @@ use cegar::{Event, Nouns};
 use cosmic_express::Track;
 use serde_json::Value;
 use std::path::Path;
+use std::time::Duration;
 
 /// What the loop reports as it runs, for a candidate type `C`.
 pub type Events<'a, C> = &'a mut dyn FnMut(Event<C>);
@@ -62,7 +63,17 @@ pub trait Front: Clone + Send + 'static {
     fn svg(&self, c: &Self::Candidate, title: &str) -> String;
     /// A candidate's run as the HTML replay page (`--html`).
     fn html(&self, c: &Self::Candidate, title: &str) -> String;
+    /// After an `unsolvable` verdict: why, as `--json` fields and as text
+    /// (Freshly Frosted only; `None` for other puzzles). `timeout`: how
+    /// long the search for a core may take; `None`: no search, the level
+    /// check's plain arguments only.
+    fn explain(&self, _settings: &Settings, _timeout: Option<Duration>) -> Option<Explained> {
+        None
+    }
 }
+
+/// An explanation of an unsolvable level: fields for `--json`, and text.
+pub type Explained = Result<(Vec<(&'static str, Value)>, String), String>;
 
 /// A Freshly Frosted level.
 #[derive(Clone)]
@@ -106,6 +117,23 @@ impl Front for Frosted {
 
     fn html(&self, layout: &Level, title: &str) -> String {
         freshly_frosted::picture::html(&self.0, layout, title)
+    }
+
+    fn explain(&self, settings: &Settings, timeout: Option<Duration>) -> Option<Explained> {
+        let opts = freshly_frosted::explain::ExplainOptions {
+            encode: settings.encode.clone(),
+            solver: settings.opts.solver.clone(),
+            max_belts: settings.opts.max_cost,
+            search: timeout.is_some(),
+            timeout,
+        };
+        let e = super::explain::explanation(&self.0, &opts);
+        Some(e.map(|e| {
+            (
+                super::explain::explanation_json(&self.0, &e),
+                super::explain::explanation_text(&self.0, &e),
+            )
+        }))
     }
 }
 

@@ -8,6 +8,7 @@ mod cosmic;
 mod cosmic_dump;
 mod dump;
 mod enumerate;
+mod explain;
 mod flags;
 mod front;
 mod generate;
@@ -147,6 +148,15 @@ pub enum Command {
     /// Exit 0 when everything checks, 1 naming what failed, 2 on bad input
     /// (an unreadable level, no DRAT checker).
     CheckCertificate(certificate::check::Args),
+    /// Look for a plain reason why a Freshly Frosted level cannot be solved.
+    ///
+    /// Runs the level check that `solve` runs before any SAT call: sound,
+    /// documented arguments (docs/unsolvable.md), each printed as a
+    /// sentence, for example "no topper makes sprinkles ..., but the target
+    /// at (3, 1) accepts only whipped cream donuts". No argument applying
+    /// proves nothing: `frosted solve` decides. Exit 0 when no argument
+    /// applies, 1 when one proves the level impossible, 2 on bad input.
+    Check(explain::CheckArgs),
 }
 
 /// An error for the user: a message (with its cause chain already folded in) and
@@ -295,6 +305,7 @@ pub fn main() -> i32 {
         Command::Bench(a) => bench::bench(a),
         Command::Generate(a) => generate::run(a),
         Command::CheckCertificate(a) => certificate::check::run(a),
+        Command::Check(a) => explain::check(a),
     };
     match result {
         Ok(code) => code,

@@ -9,8 +9,8 @@ use super::report::{
     stopped_report, summary,
 };
 use super::report::{Progress, Report};
-use cegar::record::Recording;
 use super::{interrupt, load_level, out, out_json, pictures, CliError};
+use cegar::record::Recording;
 use cegar::{Event, Stop};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Mutex};
@@ -87,6 +87,24 @@ pub struct Args {
     /// HTML page, as `simulate LEVEL LAYOUT --html` writes it.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub explain: ExplainFlags,
+}
+
+/// What `solve` adds after an `unsolvable` verdict (Freshly Frosted).
+#[derive(clap::Args, Debug)]
+pub struct ExplainFlags {
+    /// After an `unsolvable` verdict, do not look for the core of
+    /// requirements that conflict and the near-solutions (by default they
+    /// follow the summary on stderr, and are "core" and "near" in --json;
+    /// see docs/unsolvable.md). The level check's sentences are still
+    /// printed when it proved the level impossible.
+    #[arg(long)]
+    pub no_explain: bool,
+    /// The most seconds the core and near-solutions may take after an
+    /// `unsolvable` verdict (default 60): what is found by then is printed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub explain_timeout: f64,
 }
 
 /// Creates the folder `dir` that `flag` (`--dump-calls`, `--certificate`)
@@ -148,14 +166,34 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// summary (on stderr), or the JSON report.
 fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     let settings = settings(a)?;
+    let explain_timeout = timeout(a.explain.explain_timeout).map_err(|e| {
+        CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
+    })?;
     let (report, recording) = solve_with_hard_timeout(front, &settings)?;
+    // With --no-explain, the level check's sentences only (a proof may
+    // rest on them).
+    let explained = match report.status == cegar::Status::Unsolvable {
+        true => front.explain(
+            &settings,
+            (!a.explain.no_explain).then_some(explain_timeout),
+        ),
+        false => None,
+    };
+    let explained = explained.transpose().map_err(CliError::bad_input)?;
     if a.json {
-        out_json(&report_json(front, &report))?;
+        let mut json = report_json(front, &report);
+        if let (serde_json::Value::Object(map), Some((fields, _))) = (&mut json, &explained) {
+            map.extend(fields.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        }
+        out_json(&json)?;
     } else {
         if let Some(c) = &report.candidate {
             out(&front.text(c))?;
         }
         note!("{}", summary::<F>(&report));
+        if let Some((_, text)) = explained.as_ref().filter(|(_, t)| !t.is_empty()) {
+            note!("{text}");
+        }
     }
     if let Some(dir) = &a.certificate {
         note!("{}", front.certificate(&settings, &report, recording, dir)?);

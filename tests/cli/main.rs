@@ -63,6 +63,7 @@ mod cosmic;
 mod decode;
 mod dump_cnf;
 mod enumerate;
+mod explain;
 mod generate;
 mod pictures;
 mod show;
@@ -190,6 +191,12 @@ pub(crate) fn normalize(s: &str) -> String {
         .map(|l| {
             if l.starts_with("time:") {
                 "time: [time]".to_string()
+            } else if l.starts_with("explain:") {
+                // `explain: N questions, ..., 0.123s` (after `unsolvable`).
+                match l.rsplit_once(", ") {
+                    Some((head, _)) => format!("{head}, [time]"),
+                    None => l.to_string(),
+                }
             } else if l.starts_with("sat time:") {
                 // Keep the words (was a layout found?), hide the seconds.
                 l.split(' ')

@@ -14,6 +14,7 @@ pub mod branch;
 pub mod certify;
 pub mod chains;
 pub mod encode;
+pub mod explain;
 pub mod generate;
 pub mod grid;
 pub mod improve;

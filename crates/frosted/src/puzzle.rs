@@ -248,15 +248,33 @@ pub fn without_idle_belts(level: &Level, layout: &Level) -> Level {
     }
     out
 }
+/// The name of the level check's proofs ("proved by the level check").
+pub const LEVEL_CHECK: &str = "level check";
 
 /// Solves `level` with the loop of [`cegar::solve`]: the layout with the
-/// fewest belts, verified, and what is proved about it.
+/// fewest belts, verified, and what is proved about it. The level check
+/// ([`crate::explain::level_check`]) comes first: when one of its plain
+/// arguments proves the level impossible, that is the proof, and no SAT
+/// call is made. Like the chain bound, it is a proof without SAT, so it is
+/// skipped when `opts.lower_bound` is off (`--no-chain-bound`, and the
+/// second loop of `--certificate`, which proves the claim again by SAT).
 pub fn solve(
     level: &Level,
     opts: &cegar::Options,
     encode: &EncodeOptions,
     events: &mut dyn FnMut(cegar::Event<Level>),
 ) -> Result<cegar::Report<Level>, String> {
+    let start = std::time::Instant::now();
+    if opts.lower_bound && !crate::explain::level_check(level).is_empty() {
+        let mut report = cegar::Report::empty(opts.solver.name(), opts.threads);
+        report.status = cegar::Status::Unsolvable;
+        report.claim = cegar::Claim::Proved(cegar::Proof {
+            max_cost: None,
+            by: cegar::ProofMethod::LowerBound(LEVEL_CHECK),
+        });
+        report.times.total = start.elapsed();
+        return Ok(report);
+    }
     let mut puzzle = Frosted::new(level, encode);
     puzzle.notes = opts.record;
     cegar::solve(&mut puzzle, opts, events)

@@ -69,6 +69,8 @@ impl From<EncodeSettings> for EncodeOptions {
         EncodeOptions {
             lazy_counter_from: s.lazy_counter_from,
             rank_budget: s.rank_budget,
+            // Solves (and so certificates) never switch requirements off.
+            requirement_switches: false,
         }
     }
 }

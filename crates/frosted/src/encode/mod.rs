@@ -33,6 +33,7 @@ pub use dump::{dimacs, CellFact, Dump};
 pub use graph::{Edge, EdgeId, From, Node};
 pub use grounding::RankClauses;
 
+use crate::explain::Requirement;
 use crate::grid::{CellId, Dir};
 use crate::level::Level;
 use cegar::cost::CostCounter;
@@ -94,6 +95,12 @@ pub struct EncodeOptions {
     /// The most rank clauses (roughly) the encoding spends on exact ranks
     /// (C7); above it, the ranks are capped and only searching uses them.
     pub rank_budget: usize,
+    /// Put each requirement of the rules' section 5 behind its own switch
+    /// ([`Encoding::switches`]) and the route constraints that rest on a
+    /// source's delivery behind that source's switch, so that requirement
+    /// cores can be asked for (`crate::explain`). Off for a plain solve,
+    /// whose formula is then unchanged.
+    pub requirement_switches: bool,
 }
 
 impl Default for EncodeOptions {
@@ -101,6 +108,7 @@ impl Default for EncodeOptions {
         EncodeOptions {
             lazy_counter_from: 1000,
             rank_budget: 400_000,
+            requirement_switches: false,
         }
     }
 }
@@ -142,6 +150,10 @@ pub struct Encoding {
     /// requirements one by one, so the solver meets them gradually); only
     /// answers with all of them count.
     pub goals: Vec<Lit>,
+    /// With [`EncodeOptions::requirement_switches`]: one literal per
+    /// requirement; assuming it switches that requirement on (sources share
+    /// their goal literals). Empty otherwise.
+    pub switches: Vec<(Requirement, Lit)>,
     /// Whether searching adds anything to proving: S1 clauses, S2 beyond F1
     /// (for a source that may be exempt from F1, or an any-source), or
     /// searching-only ranks. When not, the loop proves from the start.
@@ -231,6 +243,7 @@ impl Encoding {
             acyclic_view: None,
             adds_strength: false,
             goals: Vec::new(),
+            switches: Vec::new(),
             exempt: KeyedVec::new(),
             retop: KeyedVec::new(),
             strand: KeyedVec::new(),
@@ -250,7 +263,7 @@ impl Encoding {
         enc.flow_variables(vm);
         enc.flow_clauses(&infos, &mut col); // C2, C3, S1, S2
         enc.flows_are_grounded(opts.rank_budget, &mut col, vm); // C7
-        enc.requirements_hold_under_goals(&infos, &mut col, vm); // C4, C5
+        enc.requirements_hold_under_goals(opts.requirement_switches, &infos, &mut col, vm); // C4, C5
         enc.no_idle_belts(&mut col); // C6
         enc.plain_routes_go_forward(&pushes, &infos, &mut col, vm); // F1, R0–R3
         let x2 = enc.wrong_branches_apply();

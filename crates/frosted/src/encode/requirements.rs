@@ -5,7 +5,8 @@
 
 use super::graph::{Node, NodeInfos};
 use super::Encoding;
-use crate::grid::Kind;
+use crate::explain::Requirement;
+use crate::grid::{CellId, Kind};
 use cegar::keyed::StorageKey as _;
 use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::CollectClauses;
@@ -15,21 +16,62 @@ use rustsat::types::{Clause, Lit};
 impl Encoding {
     /// C4 and C5, after making the goal literals (one per source, one for
     /// the targets and `:targets`).
+    /// With `switches`, each requirement gets its own literal instead
+    /// ([`Encoding::switches`]): a source's goal, and one per target, per
+    /// kind `:targets` names, and for the kinds it does not name.
     pub(super) fn requirements_hold_under_goals(
         &mut self,
+        switches: bool,
         infos: &NodeInfos,
         col: &mut impl CollectClauses,
         vm: &mut dyn ManageVars,
     ) {
         self.goals = (0..=self.sources.len()).map(|_| vm.new_lit()).collect();
+        if switches {
+            self.make_switches(vm);
+        }
         self.every_target_receives(infos, col);
         self.every_source_delivers(infos, col);
         self.targets_flag_is_met(infos, col, vm);
     }
 
+    /// One literal per requirement ([`crate::explain::requirements`]).
+    fn make_switches(&mut self, vm: &mut dyn ManageVars) {
+        for r in crate::explain::requirements(&self.level, None) {
+            let lit = match r {
+                Requirement::SourceDelivers(c) => {
+                    let s = self.sources.iter().position(|&x| x == c);
+                    s.map_or_else(|| vm.new_lit(), |s| self.goals[s])
+                }
+                _ => vm.new_lit(),
+            };
+            self.switches.push((r, lit));
+        }
+    }
+
+    /// The switch of requirement `r`, if there is one.
+    pub fn switch(&self, r: Requirement) -> Option<Lit> {
+        self.switches.iter().find(|(x, _)| *x == r).map(|p| p.1)
+    }
+
     /// The goal of "every target receives" and `:targets`.
     fn targets_goal(&self) -> Lit {
         self.goals[self.sources.len()]
+    }
+
+    /// The literal that switches on "target `t` receives".
+    fn target_guard(&self, t: CellId) -> Lit {
+        self.switch(Requirement::TargetReceives(t))
+            .unwrap_or_else(|| self.targets_goal())
+    }
+
+    /// The literal that switches on the `:targets` count of kind `k`.
+    fn kind_guard(&self, k: Kind, wanted: usize) -> Lit {
+        let r = match wanted {
+            0 => Requirement::TargetsOthers,
+            count => Requirement::TargetsKind { kind: k, count },
+        };
+        self.switch(r).unwrap_or_else(|| self.targets_goal())
     }
 
     /// The `q` literals of the delivery nodes that `pick` accepts, node by
@@ -49,7 +91,7 @@ impl Encoding {
     /// nodes (wrong deliveries are forbidden by C3).
     fn every_target_receives(&self, infos: &NodeInfos, col: &mut impl CollectClauses) {
         for t in self.level.targets().collect::<Vec<_>>() {
-            let mut cl = vec![!self.targets_goal()];
+            let mut cl = vec![!self.target_guard(t)];
             cl.extend(self.delivery_lits(infos, |n| n.cell == t));
             let _ = col.add_clause(cl.into_iter().collect());
         }
@@ -81,9 +123,9 @@ impl Encoding {
         let Some(wanted) = self.level.flags.targets.clone() else {
             return;
         };
-        let g_targets = self.targets_goal();
         for k in Kind::ALL {
             let want = wanted.iter().filter(|w| **w == k).count();
+            let g_targets = self.kind_guard(k, want);
             let ds = self.kind_delivered(infos, k, col, vm);
             if want > ds.len() {
                 let _ = col.add_clause(Clause::from([!g_targets]));

@@ -10,6 +10,7 @@ use super::graph::NodeInfos;
 use super::{Encoding, NodeId, SourceId};
 use crate::grid::{Dir, Kind};
 use crate::level::Tile;
+use cegar::keyed::StorageKey as _;
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
@@ -20,6 +21,32 @@ use rustsat::types::{Clause, Lit};
 pub(super) struct CellOnceCounter {
     pub lits: Vec<Lit>,
     pub r: Vec<Lit>,
+}
+
+/// A clause collector that adds `guard` (when there is one) to every clause
+/// it passes on.
+struct Guarded<'a, C> {
+    col: &'a mut C,
+    guard: Option<Lit>,
+}
+
+impl<C: CollectClauses> CollectClauses for Guarded<'_, C> {
+    fn n_clauses(&self) -> usize {
+        self.col.n_clauses()
+    }
+
+    fn extend_clauses<T>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        let guard = self.guard;
+        self.col.extend_clauses(cl_iter.into_iter().map(|mut cl| {
+            if let Some(g) = guard {
+                cl.add(g);
+            }
+            cl
+        }))
+    }
 }
 
 impl Encoding {
@@ -41,6 +68,13 @@ impl Encoding {
                 self.adds_strength = true;
                 continue;
             }
+            // F1 and R0–R3 rest on "`s` delivers": with requirement
+            // switches, they hold only under its switch.
+            let guard = (!self.switches.is_empty()).then(|| !self.goals[s.index()]);
+            let col = &mut Guarded {
+                col: &mut *col,
+                guard,
+            };
             let exempt = self.exempt_from_forward(s, col, vm);
             self.plain_flows_go_forward(s, exempt, infos, col);
             // R0–R3 hold for a route that never meets a branch; they are

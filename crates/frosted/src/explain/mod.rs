@@ -1,0 +1,90 @@
+//! Why a level has no solution: its requirements ([`requirement`]) each
+//! behind a switch, a minimal set of them that no layout meets together (a
+//! core, [`core`]), found by the same encode–simulate loop as a solve
+//! ([`oracle`]), and for each requirement of the core a near-solution that
+//! meets as many of the others as can hold without it.
+
+pub mod requirement;
+
+pub use requirement::{requirements, Achieved, Requirement};
+pub mod core;
+pub mod oracle;
+
+pub use self::core::{minimal_core, near_solution, Core, Near};
+pub use oracle::{Oracle, Verdict, Witness};
+pub mod plain;
+
+pub use plain::{level_check, Argument};
+
+use crate::encode::EncodeOptions;
+use crate::level::Level;
+use cegar::sat::SolverChoice;
+use std::time::{Duration, Instant};
+
+/// How to look for an explanation.
+#[derive(Clone, Debug)]
+pub struct ExplainOptions {
+    pub encode: EncodeOptions,
+    pub solver: SolverChoice,
+    /// The belt bound of the solve (`--max-belts`), a requirement too.
+    pub max_belts: Option<usize>,
+    /// Give up (with what is found so far) after this long.
+    pub timeout: Option<Duration>,
+    /// Look for a core and near-solutions; without, the level check only.
+    pub search: bool,
+}
+
+/// Why a level has no solution, as far as found.
+pub struct Explanation {
+    /// The plain arguments that fired (the level check).
+    pub arguments: Vec<Argument>,
+    /// A core of requirements, when the whole set was proved impossible in time.
+    pub core: Option<Core>,
+    /// One near-solution per requirement of the core shown needed.
+    pub near: Vec<Near>,
+    /// Questions asked of the oracle, its SAT calls and rejected layouts.
+    pub questions: usize,
+    pub calls: usize,
+    pub counterexamples: usize,
+    pub time: Duration,
+    /// Whether a core was looked for ([`ExplainOptions::search`]).
+    pub searched: bool,
+}
+
+/// The level check, a minimal core of `level`'s requirements, and a
+/// near-solution for each requirement of the core.
+pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
+    let start = Instant::now();
+    if !opts.search {
+        return Ok(Explanation {
+            arguments: level_check(level),
+            core: None,
+            near: Vec::new(),
+            questions: 0,
+            calls: 0,
+            counterexamples: 0,
+            time: start.elapsed(),
+            searched: false,
+        });
+    }
+    let deadline = opts.timeout.map(|t| start + t);
+    let all = requirements(level, opts.max_belts);
+    let mut oracle = Oracle::new(level, &opts.encode, &opts.solver, opts.max_belts, deadline)?;
+    let core = minimal_core(&mut oracle, &all)?;
+    let mut near = Vec::new();
+    if let Some(core) = &core {
+        for &r in &core.requirements {
+            near.extend(near_solution(&mut oracle, &all, core, r)?);
+        }
+    }
+    Ok(Explanation {
+        arguments: level_check(level),
+        core,
+        near,
+        questions: oracle.questions,
+        calls: oracle.calls,
+        counterexamples: oracle.counterexamples,
+        time: start.elapsed(),
+        searched: true,
+    })
+}

@@ -1,0 +1,198 @@
+//! Why a Freshly Frosted level has no solution: `frosted check LEVEL` (the
+//! plain arguments of the level check), and after an `unsolvable` verdict
+//! of `solve`, the core of requirements and the near-solutions
+//! (`freshly_frosted::explain`), in words on stderr or in `--json`.
+
+use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
+use crate::explain::requirement::count_of;
+use crate::explain::{
+    explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement,
+};
+use crate::grid::CellId;
+use crate::level::Level;
+use itertools::Itertools;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The Freshly Frosted level file.
+    pub level: PathBuf,
+    /// Print {"impossible": BOOL, "arguments": [{"argument": NAME, "sentence": TEXT}]}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `frosted check`: exit 1 when a plain argument proves the level
+/// impossible, 0 when none applies (which proves nothing either way).
+pub fn check(a: CheckArgs) -> Result<i32, CliError> {
+    let level = load_level(&a.level)?;
+    let found = level_check(&level);
+    if a.json {
+        out_json(&json!({"impossible": !found.is_empty(), "arguments": arguments_json(&found)}))?;
+    } else if found.is_empty() {
+        out("no plain argument applies (this proves nothing: `frosted solve` decides)\n")?;
+    } else {
+        for arg in &found {
+            out(&format!("impossible ({}): {}\n", arg.name, arg.sentence))?;
+        }
+    }
+    Ok(if found.is_empty() { EXIT_OK } else { EXIT_NO })
+}
+
+fn arguments_json(found: &[Argument]) -> Value {
+    found
+        .iter()
+        .map(|a| json!({"argument": a.name, "sentence": a.sentence}))
+        .collect()
+}
+
+/// The explanation of an unsolvable level, computed with `opts`.
+pub fn explanation(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
+    explain(level, opts)
+}
+
+fn cell(level: &Level, c: CellId) -> Value {
+    let p = level.pos(c);
+    json!([p.x, p.y])
+}
+
+/// A requirement as JSON: its type, its cell or kind, and its sentence.
+fn requirement_json(level: &Level, r: Requirement) -> Value {
+    let text = r.words(level);
+    match r {
+        Requirement::SourceDelivers(s) => {
+            json!({"requirement": "source_delivers", "cell": cell(level, s), "text": text})
+        }
+        Requirement::TargetReceives(t) => {
+            json!({"requirement": "target_receives", "cell": cell(level, t), "text": text})
+        }
+        Requirement::TargetsKind { kind, count } => json!({"requirement": "targets_kind",
+            "kind": kind.name(), "code": kind.target_code(), "count": count, "text": text}),
+        Requirement::TargetsOthers => json!({"requirement": "targets_others", "text": text}),
+        Requirement::MaxBelts(k) => json!({"requirement": "max_belts", "belts": k, "text": text}),
+    }
+}
+
+fn requirements_json(level: &Level, rs: &[Requirement]) -> Value {
+    rs.iter().map(|&r| requirement_json(level, r)).collect()
+}
+
+fn near_json(level: &Level, n: &Near) -> Value {
+    let deliveries: Value = n
+        .witness
+        .achieved
+        .deliveries
+        .iter()
+        .map(|&(t, s, k)| {
+            json!({"target": cell(level, t), "source": cell(level, s), "kind": k.name(), "code": k.target_code()})
+        })
+        .collect();
+    json!({
+        "dropped": requirement_json(level, n.dropped),
+        "layout": n.witness.layout.to_string(),
+        "belts": n.witness.achieved.belts(),
+        "deliveries": deliveries,
+        "met": requirements_json(level, &n.met),
+        "missed": requirements_json(level, &n.missed),
+        "complete": n.complete,
+    })
+}
+
+/// The fields `solve --json` gains after an `unsolvable` verdict:
+/// "level_check", "core" (null when not found in time), "core_minimal",
+/// "near", and "explain" (its questions, SAT calls and seconds).
+pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Value)> {
+    if !e.searched {
+        return vec![("level_check", arguments_json(&e.arguments))];
+    }
+    vec![
+        ("level_check", arguments_json(&e.arguments)),
+        (
+            "core",
+            e.core
+                .as_ref()
+                .map_or(Value::Null, |c| requirements_json(level, &c.requirements)),
+        ),
+        ("core_minimal", json!(e.core.as_ref().map(|c| c.minimal))),
+        ("near", e.near.iter().map(|n| near_json(level, n)).collect()),
+        (
+            "explain",
+            json!({"questions": e.questions, "sat_calls": e.calls,
+                "counterexamples": e.counterexamples, "seconds": e.time.as_secs_f64()}),
+        ),
+    ]
+}
+
+/// "no layout makes all of these hold: A; B; C".
+fn core_sentence(level: &Level, rs: &[Requirement]) -> String {
+    if rs.is_empty() {
+        return "every layout's run fails (rules §5, condition 1), whatever else is asked".into();
+    }
+    let how = match rs.len() {
+        1 => "this hold",
+        2 => "both of these hold",
+        _ => "all of these hold",
+    };
+    let list = rs.iter().map(|r| r.words(level)).join("; ");
+    format!("no layout makes {how}: {list}")
+}
+
+/// The deliveries of a near-solution in words.
+fn deliveries_words(level: &Level, n: &Near) -> String {
+    let d = &n.witness.achieved.deliveries;
+    if d.is_empty() {
+        return "none".into();
+    }
+    d.iter()
+        .map(|&(t, s, k)| format!("{} from {} to {}", k.name(), level.pos(s), level.pos(t)))
+        .join(", ")
+}
+
+/// Requirements in words, `; ` between them, or "nothing".
+fn listed(level: &Level, rs: &[Requirement]) -> String {
+    match rs.is_empty() {
+        true => "nothing".into(),
+        false => rs.iter().map(|r| r.words(level)).join("; "),
+    }
+}
+
+/// The explanation in words, for stderr after the summary.
+pub fn explanation_text(level: &Level, e: &Explanation) -> String {
+    let mut lines = Vec::new();
+    for a in &e.arguments {
+        lines.push(format!("level check ({}): {}", a.name, a.sentence));
+    }
+    if !e.searched {
+        return lines.join("\n");
+    }
+    match &e.core {
+        None => lines.push("core: not found in time".into()),
+        Some(c) => {
+            lines.push(format!("core: {}", core_sentence(level, &c.requirements)));
+            if !c.minimal {
+                lines.push("core: not shown minimal (a question ran out of time)".into());
+            }
+        }
+    }
+    for n in &e.near {
+        lines.push(format!(
+            "near-solution without \"{}\" (NOT a solution; verified by the simulator): {}; delivers {}",
+            n.dropped.words(level),
+            count_of(n.witness.achieved.belts(), "belt", "belts"),
+            deliveries_words(level, n)
+        ));
+        lines.push(format!("  meets: {}", listed(level, &n.met)));
+        lines.push(format!("  misses: {}", listed(level, &n.missed)));
+        let layout = n.witness.layout.to_string();
+        lines.extend(layout.lines().map(|l| format!("  | {l}")));
+    }
+    lines.push(format!(
+        "explain: {} questions, {} SAT calls, {} rejected layouts, {:.3}s",
+        e.questions,
+        e.calls,
+        e.counterexamples,
+        e.time.as_secs_f64()
+    ));
+    lines.join("\n")
+}

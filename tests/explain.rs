@@ -1,0 +1,186 @@
+//! Brute force against the explanations of `crates/frosted/src/explain`: on
+//! tiny random levels (every layout tried), the level check never fires on
+//! a solvable level; a core reported minimal is met by no layout, and each
+//! set with one of its requirements removed is met by some layout; and a
+//! near-solution meets what it claims, misses what it says it misses, and
+//! (when its search was complete) no layout meets what it meets plus any
+//! one requirement it misses.
+//!
+//! `FROSTED_EXPLAIN_CASES` sets how many levels each test draws.
+
+mod common;
+
+use common::tiny::{layouts, random_level, Rng};
+use frosted::explain::{explain, level_check, requirements, Achieved, ExplainOptions, Requirement};
+use frosted::grid::Kind;
+use frosted::judge::judge;
+use frosted::level::{Accepts, Level, Tile};
+use frosted::sim::simulate;
+
+/// A tiny random level, with more variety in what targets accept and in
+/// `:targets` than `random_level` gives, so that the arguments have
+/// something to bite on.
+fn varied_level(rng: &mut Rng) -> Level {
+    let mut level = random_level(rng, 6);
+    if rng.below(2) == 0 {
+        return level;
+    }
+    for c in level.targets().collect::<Vec<_>>() {
+        if let Tile::Target { dir, .. } = level.tile(c) {
+            if rng.below(4) == 0 {
+                let kind = Kind::ALL[rng.below(3)];
+                level.tiles[c.index()] = Tile::Target {
+                    dir,
+                    accepts: Accepts::Only(kind),
+                };
+            }
+        }
+    }
+    if rng.below(4) == 0 {
+        let n = 1 + rng.below(3);
+        level.flags.targets = Some((0..n).map(|_| Kind::ALL[rng.below(3)]).collect());
+    }
+    level
+}
+
+/// Per layout whose run does not fail, the requirements it meets. Checks
+/// on the way that meeting them all is what the judge calls a solution.
+fn met_sets(level: &Level, all: &[Requirement]) -> Vec<Vec<bool>> {
+    layouts(level)
+        .filter_map(|(layout, _)| {
+            let v = judge(&layout);
+            let a = Achieved::of(level, &layout, &v.outcome);
+            let met: Vec<bool> = all.iter().map(|&r| a.meets(r)).collect();
+            let all_met = a.ran && met.iter().all(|&m| m);
+            assert_eq!(
+                v.solved(),
+                all_met,
+                "the requirements and the judge disagree:\n{layout}"
+            );
+            a.ran.then_some(met)
+        })
+        .collect()
+}
+
+/// Whether some layout meets every requirement of `want`.
+fn some_layout_meets(sets: &[Vec<bool>], all: &[Requirement], want: &[Requirement]) -> bool {
+    let idx: Vec<usize> = want
+        .iter()
+        .map(|r| {
+            all.iter()
+                .position(|x| x == r)
+                .expect("a requirement of the level")
+        })
+        .collect();
+    sets.iter().any(|s| idx.iter().all(|&i| s[i]))
+}
+
+#[test]
+fn the_level_check_never_fires_on_a_solvable_tiny_level() {
+    let cases = 2 * common::cases("FROSTED_EXPLAIN_CASES", 300);
+    let mut rng = Rng::new(0xc0de_cafe_0027_0002);
+    let mut fired = std::collections::BTreeMap::new();
+    let mut solvable_levels = 0;
+    for case in 0..cases {
+        let level = varied_level(&mut rng);
+        let found = level_check(&level);
+        let all = requirements(&level, None);
+        let solvable = some_layout_meets(&met_sets(&level, &all), &all, &all);
+        solvable_levels += usize::from(solvable);
+        assert!(
+            !solvable || found.is_empty(),
+            "case {case}: {found:?} fired on a solvable level:\n{level}"
+        );
+        for a in found {
+            *fired.entry(a.name).or_insert(0) += 1;
+        }
+    }
+    eprintln!("{cases} tiny levels, {solvable_levels} solvable (no argument fired on them); arguments fired on the others: {fired:?}");
+    // Few tiny random levels are solvable; enough must be for the test to bite.
+    assert!(
+        solvable_levels >= cases / 25,
+        "only {solvable_levels} solvable levels"
+    );
+    for name in [
+        "missing-topper",
+        "too-few-sources",
+        "unlisted-kind",
+        "lockstep",
+    ] {
+        assert!(fired.contains_key(name), "{name} never fired: {fired:?}");
+    }
+}
+
+#[test]
+fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
+    let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
+    let mut rng = Rng::new(0xc0de_cafe_0027_0001);
+    let (mut checked, mut near) = (0, 0);
+    for case in 0..cases {
+        let level = varied_level(&mut rng);
+        let all = requirements(&level, None);
+        let sets = met_sets(&level, &all);
+        if some_layout_meets(&sets, &all, &all) {
+            continue;
+        }
+        let opts = ExplainOptions {
+            encode: Default::default(),
+            solver: cegar::sat::SolverChoice::Varisat,
+            max_belts: None,
+            timeout: None,
+            search: true,
+        };
+        let e = explain(&level, &opts).expect("explain runs");
+        let core = e.core.expect("an unsolvable level has a core");
+        assert!(
+            core.minimal,
+            "case {case}: no deadline, so the core is minimal"
+        );
+        let c = &core.requirements;
+        assert!(
+            !some_layout_meets(&sets, &all, c),
+            "case {case}: {c:?} is met:\n{level}"
+        );
+        for r in c {
+            let rest: Vec<Requirement> = c.iter().copied().filter(|x| x != r).collect();
+            assert!(
+                some_layout_meets(&sets, &all, &rest),
+                "case {case}: {rest:?} (core {c:?} without {r:?}) is met by no layout:\n{level}"
+            );
+        }
+        for n in &e.near {
+            let run = simulate(&n.witness.layout);
+            let a = Achieved::of(&level, &n.witness.layout, &run);
+            assert!(
+                n.met.iter().all(|&r| a.meets(r)),
+                "case {case}: near misses its claims"
+            );
+            assert!(
+                n.missed.iter().all(|&r| !a.meets(r)),
+                "case {case}: near meets a miss"
+            );
+            assert!(
+                n.missed.contains(&n.dropped),
+                "case {case}: the dropped one is missed"
+            );
+            for &m in &n.missed {
+                let mut more = n.met.clone();
+                more.push(m);
+                assert!(
+                    !some_layout_meets(&sets, &all, &more),
+                    "case {case}: {more:?} is met: the near-solution for {:?} was not grown fully:\n{level}",
+                    n.dropped
+                );
+            }
+            near += 1;
+        }
+        assert_eq!(
+            e.near.len(),
+            c.len(),
+            "case {case}: one near-solution per requirement"
+        );
+        checked += 1;
+    }
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions agreed with brute force");
+    assert!(checked >= cases / 20, "only {checked} unsolvable levels");
+}

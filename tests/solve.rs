@@ -268,7 +268,10 @@ backend_tests!(cadical_racing, Some(SolverChoice::Cadical), 2);
 // A portfolio: CaDiCaL and varisat racing (the default).
 backend_tests!(
     cadical_varisat_racing,
-    Some(SolverChoice::Portfolio(vec![SolverChoice::Cadical, SolverChoice::Varisat])),
+    Some(SolverChoice::Portfolio(vec![
+        SolverChoice::Cadical,
+        SolverChoice::Varisat
+    ])),
     2
 );
 

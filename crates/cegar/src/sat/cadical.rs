@@ -21,7 +21,11 @@ struct Stop {
 
 impl cadical::Callbacks for Stop {
     fn terminate(&mut self) -> bool {
-        must_stop(self.deadline) || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        must_stop(self.deadline)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 }
 

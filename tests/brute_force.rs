@@ -157,9 +157,15 @@ impl Tally {
 /// variable elimination, `crates/cegar/src/sat/elim.rs`) answers calls too; by default it
 /// only joins calls that run over a second, which tiny levels never do.
 /// Without the chain bound, so that every optimum is proved by SAT calls
-/// here (with the defaults, the chain bound proves many of them).
+/// here (with the defaults, the chain bound proves many of them). The copies
+/// are CaDiCaL (the command line's default solver, on the plain encoding) and
+/// varisat (on the second view), so both solvers answer calls here.
 fn racing_from_the_start() -> Options {
     Options {
+        solver: frosted::sat::SolverChoice::Portfolio(vec![
+            frosted::sat::SolverChoice::Cadical,
+            frosted::sat::SolverChoice::Varisat,
+        ]),
         threads: 2,
         head_start: std::time::Duration::ZERO,
         lower_bound: false,

@@ -1,5 +1,5 @@
-//! `solve` on every backend: the same checks run against varisat, CaDiCaL (with
-//! the `cadical` feature) and DIMACS solver binaries (`cmd:cadical` and
+//! `solve` on every backend: the same checks run against varisat, CaDiCaL
+//! (built in), a race of both, and DIMACS solver binaries (`cmd:cadical` and
 //! `cmd:minisat`, installed by `.ci/run`).
 
 mod common;
@@ -262,8 +262,18 @@ backend_tests!(varisat_racing, Some(SolverChoice::Varisat), 2);
 backend_tests!(dimacs_cadical, dimacs_solver("cadical"));
 // MiniSat writes its model to a result file, not as `v` lines.
 backend_tests!(dimacs_minisat, dimacs_solver("minisat"));
-#[cfg(feature = "cadical")]
 backend_tests!(cadical, Some(SolverChoice::Cadical));
+// Two racing copies of CaDiCaL: the loser of a call is interrupted.
+backend_tests!(cadical_racing, Some(SolverChoice::Cadical), 2);
+// A portfolio: CaDiCaL and varisat racing (the default).
+backend_tests!(
+    cadical_varisat_racing,
+    Some(SolverChoice::Portfolio(vec![
+        SolverChoice::Cadical,
+        SolverChoice::Varisat
+    ])),
+    2
+);
 
 /// Every real level with a known solution gets a verified layout no larger.
 #[test]
@@ -304,10 +314,6 @@ fn real_levels_with_known_solutions_solve_no_larger() {
 /// simulator accepts (`--first`), except the levels the solver proves
 /// impossible under the rules; those must not get one.
 #[test]
-#[cfg_attr(
-    feature = "cadical",
-    ignore = "varisat only: it runs in the default build"
-)]
 fn every_real_level_gets_a_verified_layout_or_a_proof() {
     let Some(root) = common::ff_levels() else {
         eprintln!("SKIPPED: ../shared/ff-levels is absent");

@@ -24,12 +24,14 @@ pub struct Settings {
 /// ([`SolveFlags::child_args`]).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolveFlags {
-    /// The SAT solver: `varisat` (built in), `cadical` (needs the `cadical` cargo
-    /// feature), or `cmd:PROGRAM` to run a DIMACS solver binary on each iteration
-    /// (e.g. `cmd:cadical` or `cmd:minisat` from Debian): one that prints `s` and
-    /// `v` lines, or MiniSat or Glucose (a program named `minisat*` or
-    /// `glucose*`), whose result file is read instead.
-    #[arg(long, default_value = "varisat", value_name = "SOLVER")]
+    /// The SAT solver: `cadical` (CaDiCaL, built in; the default), `varisat`
+    /// (built in, pure Rust), or `cmd:PROGRAM` to run a DIMACS solver binary on
+    /// each iteration (e.g. `cmd:cadical` or `cmd:minisat` from Debian): one
+    /// that prints `s` and `v` lines, or MiniSat or Glucose (a program named
+    /// `minisat*` or `glucose*`), whose result file is read instead. Several
+    /// joined by `+` (e.g. `cadical+varisat`) race each other: racing copy `i`
+    /// runs the `i`-th, round and round (see --threads).
+    #[arg(long, default_value = "cadical", value_name = "SOLVER")]
     pub solver: String,
     /// Race N copies of the solver on their own threads, each holding the
     /// clauses in another order: a SAT call that runs over a second is answered

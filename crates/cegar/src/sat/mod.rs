@@ -1,8 +1,9 @@
 //! SAT solver backends behind one small trait, so the same encoding feeds varisat,
-//! CaDiCaL or any DIMACS solver binary.
+//! CaDiCaL (built in, `cadical.rs`) or any DIMACS solver binary.
 //!
 //! Literals and clauses are rustsat's types; the encoder never sees a backend.
 
+pub mod cadical;
 pub mod call_dump;
 pub mod dimacs;
 pub mod elim;
@@ -11,7 +12,7 @@ pub mod race;
 use rustsat::types::{Clause, Lit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use varisat::ExtendFormula;
 
@@ -67,17 +68,31 @@ pub enum SolverChoice {
     Cadical,
     /// Runs a DIMACS solver binary on every call.
     Command(String),
+    /// Racing copies of different solvers: copy `i` runs the `i`-th, round
+    /// and round; one thread runs the first.
+    Portfolio(Vec<SolverChoice>),
 }
 
 impl SolverChoice {
     pub fn parse(s: &str) -> Result<SolverChoice, String> {
+        if s.contains('+') {
+            let parts = s
+                .split('+')
+                .map(SolverChoice::parse_one)
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(SolverChoice::Portfolio(parts));
+        }
+        SolverChoice::parse_one(s)
+    }
+
+    fn parse_one(s: &str) -> Result<SolverChoice, String> {
         match s {
             "varisat" => Ok(SolverChoice::Varisat),
             "cadical" => Ok(SolverChoice::Cadical),
             _ => match s.strip_prefix("cmd:") {
                 Some(p) if !p.trim().is_empty() => Ok(SolverChoice::Command(p.to_string())),
                 _ => Err(format!(
-                    "unknown solver `{s}`: expected varisat, cadical, or cmd:PROGRAM (a DIMACS solver binary such as cmd:cadical)"
+                    "unknown solver `{s}`: expected varisat, cadical, cmd:PROGRAM (a DIMACS solver binary such as cmd:cadical), or several joined by `+` (cadical+varisat)"
                 )),
             },
         }
@@ -88,14 +103,36 @@ impl SolverChoice {
             SolverChoice::Varisat => "varisat".into(),
             SolverChoice::Cadical => "cadical".into(),
             SolverChoice::Command(p) => format!("cmd:{p}"),
+            SolverChoice::Portfolio(parts) => {
+                parts.iter().map(|p| p.name()).collect::<Vec<_>>().join("+")
+            }
+        }
+    }
+
+    /// The solver of racing copy `i`: the portfolio's `i`-th (round and
+    /// round), or the one solver.
+    pub fn member(&self, i: usize) -> &SolverChoice {
+        match self {
+            SolverChoice::Portfolio(parts) if !parts.is_empty() => parts[i % parts.len()].member(0),
+            _ => self,
+        }
+    }
+
+    /// A backend whose calls also stop, with [`Answer::Unknown`], while
+    /// `cancel` is set, where the backend can be interrupted (CaDiCaL).
+    pub fn build_cancellable(&self, cancel: Arc<AtomicBool>) -> Result<Box<dyn Backend>, String> {
+        match self.member(0) {
+            SolverChoice::Cadical => Ok(Box::new(cadical::CadicalBackend::cancellable(cancel))),
+            one => one.build(),
         }
     }
 
     pub fn build(&self) -> Result<Box<dyn Backend>, String> {
-        match self {
+        match self.member(0) {
             SolverChoice::Varisat => Ok(Box::new(VarisatBackend::default())),
-            SolverChoice::Cadical => cadical_backend(),
+            SolverChoice::Cadical => Ok(Box::new(cadical::CadicalBackend::default())),
             SolverChoice::Command(p) => Ok(Box::new(CommandBackend::new(p))),
+            SolverChoice::Portfolio(_) => Err("internal error: an empty portfolio".into()),
         }
     }
 }
@@ -144,72 +181,6 @@ impl Backend for VarisatBackend {
     fn core(&mut self) -> Option<Vec<Lit>> {
         let core = self.solver.failed_core()?;
         Some(core.iter().map(|&l| from_varisat(l)).collect())
-    }
-}
-
-#[cfg(feature = "cadical")]
-fn cadical_backend() -> Result<Box<dyn Backend>, String> {
-    Ok(Box::new(cadical::CadicalBackend::default()))
-}
-
-#[cfg(not(feature = "cadical"))]
-fn cadical_backend() -> Result<Box<dyn Backend>, String> {
-    Err("this program was built without the `cadical` feature (cargo build --features cadical, which needs libclang); use --solver varisat or --solver cmd:cadical".into())
-}
-
-#[cfg(feature = "cadical")]
-mod cadical {
-    use super::{Answer, Backend, Solved};
-    use rustsat::solvers::{ControlSignal, Solve, SolveIncremental, SolverResult, Terminate};
-    use rustsat::types::{Clause, Lit, TernaryVal, Var};
-    use rustsat_cadical::CaDiCaL;
-    use std::time::Instant;
-
-    /// CaDiCaL through rustsat-cadical; interrupted at the deadline.
-    #[derive(Default)]
-    pub struct CadicalBackend {
-        solver: CaDiCaL<'static, 'static>,
-    }
-
-    impl Backend for CadicalBackend {
-        fn add_clause(&mut self, clause: &Clause) {
-            let _ = self.solver.add_clause_ref(clause);
-        }
-
-        fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {
-            self.solver.attach_terminator(move || {
-                if super::must_stop(deadline) {
-                    ControlSignal::Terminate
-                } else {
-                    ControlSignal::Continue
-                }
-            });
-            match self
-                .solver
-                .solve_assumps(assumptions)
-                .map_err(|e| format!("cadical: {e}"))?
-            {
-                SolverResult::Sat => {
-                    let mut model = vec![false; n_vars as usize];
-                    for (i, v) in model.iter_mut().enumerate() {
-                        let val = self
-                            .solver
-                            .lit_val(Var::new(i as u32).pos_lit())
-                            .unwrap_or(TernaryVal::DontCare);
-                        *v = val == TernaryVal::True;
-                    }
-                    Ok(Answer::Sat(model))
-                }
-                SolverResult::Unsat => Ok(Answer::Unsat),
-                SolverResult::Interrupted => Ok(Answer::Unknown),
-            }
-        }
-
-        fn core(&mut self) -> Option<Vec<Lit>> {
-            // rustsat gives the core as a clause of negated assumptions.
-            let core = self.solver.core().ok()?;
-            Some(core.into_iter().map(|l| !l).collect())
-        }
     }
 }
 
@@ -356,5 +327,22 @@ impl Backend for CommandBackend {
             Some((out, ended)) => dimacs::parse_output(&out, n_vars)
                 .map_err(|e| format!("solver `{}`: {e} ({ended})", self.program)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolverChoice;
+
+    #[test]
+    fn a_portfolio_names_each_racing_copys_solver() {
+        let p = SolverChoice::parse("cadical+varisat").expect("parses");
+        assert_eq!(p.name(), "cadical+varisat");
+        assert_eq!(p.member(0), &SolverChoice::Cadical);
+        assert_eq!(p.member(1), &SolverChoice::Varisat);
+        assert_eq!(p.member(2), &SolverChoice::Cadical);
+        assert_eq!(SolverChoice::Varisat.member(5), &SolverChoice::Varisat);
+        assert!(SolverChoice::parse("cadical+minisat").is_err());
+        assert!(SolverChoice::parse("cadical+").is_err());
     }
 }

@@ -9,8 +9,8 @@
 //! How a call runs: it goes to one idle member first. If no answer comes within
 //! the *head start*, every other idle member starts on it too, each having caught
 //! up on the clauses added since its last call; the first answer wins. A loser
-//! cannot be stopped: it finishes its call in the background (its answer is
-//! dropped) and then takes part again, with every clause it missed. Clauses are
+//! that can be interrupted (CaDiCaL) is stopped; one that cannot (varisat)
+//! finishes its call in the background (its answer is dropped) and then takes part again, with every clause it missed. Clauses are
 //! only ever added, so every member's learned clauses stay valid. Calls that end
 //! within the head start are answered by the first member alone, exactly as a
 //! single solver would, so small levels behave deterministically.
@@ -27,7 +27,9 @@ use super::elim::Extension;
 use super::{Answer, Backend, Solved, SolverChoice};
 use crate::xorshift::XorShift;
 use rustsat::types::{Clause, Lit};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -50,6 +52,9 @@ struct Done {
 
 struct Member {
     jobs: mpsc::Sender<Job>,
+    /// Set to stop the member's call once another member has answered it
+    /// (only backends that can be interrupted look at it).
+    cancel: Arc<AtomicBool>,
     /// How many clauses of the log it has been sent.
     synced: usize,
     /// The call it is working on, if any.
@@ -78,15 +83,18 @@ impl Race {
         let members = (0..n.max(1))
             .map(|i| {
                 let (jobs, rx) = mpsc::channel::<Job>();
-                let solver = solver.clone();
+                let solver = solver.member(i).clone();
                 let done = done_tx.clone();
+                let cancel = Arc::new(AtomicBool::new(false));
+                let stop = cancel.clone();
                 // If the thread cannot start, its sender fails at the first
                 // call and the race reports it.
                 let _ = thread::Builder::new()
                     .name(format!("cegar-sat-{i}"))
-                    .spawn(move || member(i, &solver, &rx, &done));
+                    .spawn(move || member(i, &solver, stop, &rx, &done));
                 Member {
                     jobs,
+                    cancel,
                     synced: 0,
                     busy: None,
                 }
@@ -133,6 +141,7 @@ impl Race {
             }
             _ => self.log[m.synced..].to_vec(),
         };
+        m.cancel.store(false, Ordering::SeqCst);
         let job = Job {
             clauses,
             assumptions: assumptions.to_vec(),
@@ -146,6 +155,14 @@ impl Race {
         m.synced = self.log.len();
         m.busy = Some(self.call);
         Ok(())
+    }
+
+    /// Asks every member still working on `call` to stop (it has been
+    /// answered); a backend that cannot be interrupted finishes it anyway.
+    fn cancel_others(&self, call: u64) {
+        for m in self.members.iter().filter(|m| m.busy == Some(call)) {
+            m.cancel.store(true, Ordering::SeqCst);
+        }
     }
 
     fn idle(&self) -> Vec<usize> {
@@ -179,13 +196,19 @@ impl Race {
 
 /// A member's thread: builds its own solver (solvers need not be `Send`) and
 /// answers jobs until the race is dropped.
-fn member(i: usize, solver: &SolverChoice, jobs: &mpsc::Receiver<Job>, done: &mpsc::Sender<Done>) {
+fn member(
+    i: usize,
+    solver: &SolverChoice,
+    cancel: Arc<AtomicBool>,
+    jobs: &mpsc::Receiver<Job>,
+    done: &mpsc::Sender<Done>,
+) {
     let mut backend: Option<Box<dyn Backend>> = None;
     let mut first = true;
     while let Ok(mut job) = jobs.recv() {
         let b = match &mut backend {
             Some(b) => b,
-            None => match solver.build() {
+            None => match solver.build_cancellable(cancel.clone()) {
                 Ok(b) => backend.insert(b),
                 Err(e) => {
                     let _ = done.send(Done {
@@ -263,6 +286,7 @@ impl Backend for Race {
             };
             if let Some(d) = self.next(wait)? {
                 if d.call == call {
+                    self.cancel_others(call);
                     self.core = d.core;
                     return match (d.answer, &self.alt_start) {
                         (Ok(Answer::Sat(mut model)), Some((_, _, ext))) if d.member > 0 => {
@@ -346,11 +370,26 @@ mod tests {
     /// unsatisfiable subsets of the assumptions.
     #[test]
     fn a_race_answers_like_one_solver() {
+        race_answers_like_one_solver(&SolverChoice::Varisat);
+    }
+
+    /// The same with CaDiCaL, whose losers are interrupted, and with a
+    /// portfolio of both solvers.
+    #[test]
+    fn races_of_cadical_and_of_both_solvers_answer_like_one_solver() {
+        race_answers_like_one_solver(&SolverChoice::Cadical);
+        race_answers_like_one_solver(&SolverChoice::Portfolio(vec![
+            SolverChoice::Cadical,
+            SolverChoice::Varisat,
+        ]));
+    }
+
+    fn race_answers_like_one_solver(solver: &SolverChoice) {
         const VARS: u64 = 24;
         let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
         let mut seen = (0, 0);
         for round in 0..6 {
-            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO);
+            let mut race = Race::new(solver, 3, Duration::ZERO);
             let mut one = VarisatBackend::default();
             let mut clauses: Vec<Clause> = Vec::new();
             for _ in 0..12 {

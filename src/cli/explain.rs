@@ -4,12 +4,12 @@
 //! (`freshly_frosted::explain`), in words on stderr or in `--json`.
 
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
-use crate::explain::requirement::count_of;
 use crate::explain::{
     explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement,
 };
 use crate::grid::CellId;
 use crate::level::Level;
+use freshly_frosted::requirement::count_of;
 use itertools::Itertools;
 use serde_json::{json, Value};
 use std::path::PathBuf;

@@ -6,7 +6,11 @@
 //! - [`level`] and [`parse`]: the level model and the level format;
 //! - [`sim`]: the exact tick-by-tick simulator, the trusted reference;
 //! - [`judge`]: whether a layout solves its level, and why not;
+//! - [`requirement`]: the rules' section 5, one requirement at a time;
 //! - [`encode`]: the SAT encoding, and [`chains`]: the chain bound;
+//! - [`explain`]: why a level has no solution (level check, cores,
+//!   near-solutions), [`certify`]: re-deriving a certificate's clauses,
+//!   [`generate`]: new levels built around a hidden layout;
 //! - [`picture`]: the level as an SVG and the run as an HTML replay;
 //! - [`puzzle`]: all of it as a [`cegar::Puzzle`], for the solve loop.
 
@@ -24,4 +28,5 @@ pub mod parse;
 pub mod picture;
 pub mod puzzle;
 pub mod render;
+pub mod requirement;
 pub mod sim;

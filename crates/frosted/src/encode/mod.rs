@@ -33,9 +33,9 @@ pub use dump::{dimacs, CellFact, Dump};
 pub use graph::{Edge, EdgeId, From, Node};
 pub use grounding::RankClauses;
 
-use crate::explain::Requirement;
 use crate::grid::{CellId, Dir};
 use crate::level::Level;
+use crate::requirement::Requirement;
 use cegar::cost::CostCounter;
 use cegar::keyed::KeyedVec;
 use routes::CellOnceCounter;

@@ -5,8 +5,8 @@
 
 use super::graph::{Node, NodeInfos};
 use super::Encoding;
-use crate::explain::Requirement;
 use crate::grid::{CellId, Kind};
+use crate::requirement::Requirement;
 use cegar::keyed::StorageKey as _;
 use rustsat::encodings::card::{BoundBoth, Totalizer};
 use rustsat::encodings::CollectClauses;
@@ -35,9 +35,9 @@ impl Encoding {
         self.targets_flag_is_met(infos, col, vm);
     }
 
-    /// One literal per requirement ([`crate::explain::requirements`]).
+    /// One literal per requirement ([`crate::requirement::requirements`]).
     fn make_switches(&mut self, vm: &mut dyn ManageVars) {
-        for r in crate::explain::requirements(&self.level, None) {
+        for r in crate::requirement::requirements(&self.level, None) {
             let lit = match r {
                 Requirement::SourceDelivers(c) => {
                     let s = self.sources.iter().position(|&x| x == c);

@@ -4,7 +4,7 @@
 //! many of the others as can hold with that one dropped.
 
 use super::oracle::{Oracle, Verdict, Witness};
-use super::requirement::Requirement;
+use crate::requirement::Requirement;
 
 /// What the search for a core found.
 pub struct Core {

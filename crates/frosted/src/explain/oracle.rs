@@ -18,9 +18,9 @@
 //! are not used here (they rest on the run failing, which holds, but are
 //! only an optimisation).
 
-use super::requirement::{Achieved, Requirement};
 use crate::encode::{EncodeOptions, Encoding, LoopGates};
 use crate::level::Level;
+use crate::requirement::{Achieved, Requirement};
 use crate::sim::simulate;
 use cegar::sat::{Answer, Backend, SolverChoice};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};

@@ -4,9 +4,9 @@
 //! comment and in `docs/unsolvable.md`); `tests/brute_force.rs` checks on
 //! tiny random levels that none fires on a solvable one.
 
-use super::requirement::{count_of, kind_words};
 use crate::grid::{CellId, Kind};
 use crate::level::{Accepts, Level, Tile};
+use crate::requirement::{count_of, kind_words};
 
 /// One argument that fired: its name and its sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -222,7 +222,14 @@ pub fn enumerate(
     events: &mut dyn FnMut(cegar::Event<Level>),
     found: &mut dyn FnMut(&Level),
 ) -> Result<cegar::Enumeration<Level>, String> {
-    let mut reduced = |layout: &Level| found(&without_idle_belts(level, layout));
+    // Each solution is reduced once, as it is found (one more run of the
+    // simulator), and that reduced layout is both shown and kept.
+    let mut kept = Vec::new();
+    let mut reduced = |layout: &Level| {
+        let r = without_idle_belts(level, layout);
+        found(&r);
+        kept.push(r);
+    };
     let mut e = cegar::enumerate(
         &mut Frosted::new(level, encode),
         opts,
@@ -230,9 +237,7 @@ pub fn enumerate(
         events,
         &mut reduced,
     )?;
-    for s in &mut e.solutions {
-        *s = without_idle_belts(level, s);
-    }
+    e.solutions = kept;
     Ok(e)
 }
 

@@ -122,16 +122,9 @@ impl Backend for CadicalBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sat::testing::{holds, lit};
     use crate::sat::VarisatBackend;
     use crate::xorshift::XorShift;
-
-    fn lit(rng: &mut XorShift, vars: u64) -> Lit {
-        Lit::new(rng.below(vars) as u32, rng.below(2) == 1)
-    }
-
-    fn holds(model: &[bool], l: Lit) -> bool {
-        model[l.var().idx()] != l.is_neg()
-    }
 
     /// Over random incremental formulas with assumptions, CaDiCaL agrees with
     /// varisat on SAT/UNSAT, its models satisfy every clause and assumption,

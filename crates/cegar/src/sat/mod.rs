@@ -8,6 +8,8 @@ pub mod call_dump;
 pub mod dimacs;
 pub mod elim;
 pub mod race;
+#[cfg(test)]
+mod testing;
 
 use rustsat::types::{Clause, Lit};
 use std::path::{Path, PathBuf};

@@ -308,22 +308,8 @@ impl Backend for Race {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sat::testing::{lit, satisfies};
     use crate::sat::VarisatBackend;
-
-    /// A random literal over `vars` variables.
-    fn lit(rng: &mut XorShift, vars: u64) -> Lit {
-        Lit::new(rng.below(vars) as u32, rng.below(2) == 1)
-    }
-
-    fn holds(model: &[bool], l: Lit) -> bool {
-        model[l.var().idx()] != l.is_neg()
-    }
-
-    /// The model satisfies every clause and every assumption.
-    fn satisfies(model: &[bool], clauses: &[Clause], assumptions: &[Lit]) -> bool {
-        clauses.iter().all(|cl| cl.iter().any(|&l| holds(model, l)))
-            && assumptions.iter().all(|&l| holds(model, l))
-    }
 
     /// Solves under `assumptions` with the race and with one solver that
     /// holds `clauses`: the answers agree, a model satisfies every clause and

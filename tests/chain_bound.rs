@@ -25,8 +25,9 @@ fn seed(default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// A random level in the bound's class: one plain source, targets, toppers,
-/// splitters and teleporters with one out each, at most `max_free` free cells.
+/// A random level in the bound's class: one plain source (two, one time in
+/// three), targets, toppers, splitters, teleporters with one out each and
+/// now and then preset belts, at most `max_free` free cells.
 fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
     let shape = Shape {
         width: 3 + rng.below(3),
@@ -73,12 +74,27 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
             }
         }
     }
+    if rng.below(3) == 0 {
+        for _ in 0..1 + rng.below(2) {
+            if let Some(c) = next() {
+                tiles[c] = Tile::Belt(rng.dir());
+            }
+        }
+    }
+    let sources = 1 + usize::from(rng.below(3) == 0);
+    if sources == 2 {
+        if let Some(c) = next() {
+            tiles[c] = Tile::Source(inward(rng, c, false));
+        }
+    }
     block_until_free(rng, &mut tiles, max_free);
     let mut flags = Flags::default();
     if rng.below(3) == 0 {
-        let mut kinds: Vec<Kind> = (0..1 + rng.below(2)).map(|_| kind(rng, 4)).collect();
+        let mut kinds: Vec<Kind> = (0..sources + rng.below(2)).map(|_| kind(rng, 4)).collect();
         kinds.sort();
-        kinds.dedup();
+        if sources == 1 {
+            kinds.dedup();
+        }
         flags.targets = Some(kinds);
     }
     Level {
@@ -92,7 +108,7 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
 fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
-    let (mut checked, mut tight, mut branching) = (0, 0, 0);
+    let (mut checked, mut tight, mut branching, mut several, mut preset) = (0, 0, 0, 0, 0);
     let mut case = 0;
     while checked < cases {
         case += 1;
@@ -117,10 +133,17 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if level.tiles.iter().any(|t| matches!(t, Tile::Splitter(_))) {
             branching += 1;
         }
+        if level.sources().count() > 1 {
+            several += 1;
+        }
+        if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
+            preset += 1;
+        }
     }
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
-         minimum, and proved it on {tight}; {branching} have a splitter"
+         minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
+         {preset} preset belts"
     );
     // The comparison must bite: the bound proves many minima, and many
     // levels branch.
@@ -128,6 +151,14 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     assert!(
         branching >= cases / 10,
         "{branching} of {cases} with a splitter"
+    );
+    assert!(
+        several >= cases / 20,
+        "{several} of {cases} with two sources"
+    );
+    assert!(
+        preset >= cases / 20,
+        "{preset} of {cases} with preset belts"
     );
 }
 
@@ -176,10 +207,11 @@ fn the_bound_proves_37_belts_minimal_on_tropical_rain_11() {
 }
 
 /// A random solution-shaped board of the class: walks of belts from the
-/// source, some of which end in a target, some in a splitter (whose exits
+/// source (from each of two sources, one time in three), some of which end in a target, some in a splitter (whose exits
 /// walk on), some on a belt already laid (a merge), some through a
 /// teleporter; then toppers beside the belts. `(level, layout)`, where the
-/// level has `.` wherever the layout has a belt. Many of them solve.
+/// level has `.` wherever the layout has a belt, but for a few preset belts
+/// on some boards. Many of them solve.
 fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
     let shape = Shape {
         width: 5 + rng.below(4),
@@ -192,6 +224,12 @@ fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
     let mut channels = vec![Channel::U, Channel::T];
     // Walks still to lay: (the cell a donut moves from, its direction).
     let mut walks = vec![(source, sd)];
+    let other = CellId(rng.below(shape.len()) as u32);
+    if rng.below(3) == 0 && other != source {
+        let od = rng.dir();
+        tiles[other.index()] = Tile::Source(od);
+        walks.push((other, od));
+    }
     let mut laid = 0;
     while let Some((from, d)) = walks.pop() {
         let (mut from, mut d) = (from, d);
@@ -274,9 +312,12 @@ fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
         tiles,
         flags: Flags::default(),
     };
+    // One belt in eight stays in the level as a preset belt (on one board
+    // in three).
+    let preset = rng.below(3) == 0;
     let mut level = layout.clone();
     for t in level.tiles.iter_mut() {
-        if matches!(t, Tile::Belt(_)) {
+        if matches!(t, Tile::Belt(_)) && !(preset && rng.below(8) == 0) {
             *t = Tile::Empty;
         }
     }
@@ -288,6 +329,7 @@ fn the_bound_allows_reduced_random_solutions() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0x0b0d_c4a1_0002));
     let (mut checked, mut drawn, mut split, mut tight) = (0, 0, 0, 0);
+    let (mut several, mut preset, mut out_of_budget) = (0, 0, 0);
     while checked < cases {
         drawn += 1;
         let (level, mut layout) = random_chain_board(&mut rng);
@@ -320,6 +362,11 @@ fn the_bound_allows_reduced_random_solutions() {
             split += 1;
         }
         let answer = cb.allows(n, BUDGET);
+        if answer == Bound::OutOfBudget {
+            // No proof either way: a search too large to finish.
+            out_of_budget += 1;
+            continue;
+        }
         assert!(
             matches!(answer, Bound::Allowed { cost } if cost <= n),
             "{answer:?} for a solution with {n} belts:\n{layout}"
@@ -327,15 +374,34 @@ fn the_bound_allows_reduced_random_solutions() {
         if n > 0 && cb.allows(n - 1, BUDGET) == Bound::Refuted {
             tight += 1;
         }
+        if level.sources().count() > 1 {
+            several += 1;
+        }
+        if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
+            preset += 1;
+        }
         checked += 1;
     }
     eprintln!(
-        "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter: \
-         the bound allowed each, and proved {tight} of them minimal"
+        "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter, \
+         {several} from two sources, {preset} with preset belts: the bound allowed each, and \
+         proved {tight} of them minimal ({out_of_budget} more ran out of budget)"
     );
     assert!(
         split >= cases / 10,
         "only {split} of {cases} pass a splitter"
+    );
+    assert!(
+        several >= cases / 20,
+        "only {several} of {cases} from two sources"
+    );
+    assert!(
+        preset >= cases / 20,
+        "only {preset} of {cases} with preset belts"
+    );
+    assert!(
+        out_of_budget <= cases / 50,
+        "{out_of_budget} searches out of budget"
     );
 }
 

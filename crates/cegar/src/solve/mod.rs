@@ -33,11 +33,17 @@ use std::time::Duration;
 pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
 
 /// The work one search of the lower bound may do, in its own units (the
-/// chain bound counts cells looked at: its hardest real proof takes about 25
-/// million, and a search that runs out takes a few tenths of a second). The
+/// chain bound counts cells looked at and distance lookups: its proof on
+/// 09-tropical-rain/11 takes under a million, and a search that runs out
+/// takes about a tenth of a second). The
 /// loop stops asking after the first search that runs out: searches for the
 /// next bounds down seldom fare better, and each would cost as much again.
-pub const LOWER_BOUND_BUDGET: u64 = 60_000_000;
+pub const LOWER_BOUND_BUDGET: u64 = 20_000_000;
+
+/// The share of [`LOWER_BOUND_BUDGET`] the search before the first SAT call
+/// gets (one eighth): it proves something only on levels without a
+/// solution, and a search that runs out costs its whole budget.
+pub const FIRST_ASK_SHARE: u64 = 8;
 
 /// How to solve.
 #[derive(Clone, Debug)]

@@ -2,7 +2,7 @@
 //! refine on a failure, tighten the bound on a success, and stop at a proof.
 
 use super::neighbourhood::Neighbourhood;
-use super::{Event, Options, Origin};
+use super::{Event, Options, Origin, FIRST_ASK_SHARE};
 use crate::puzzle::{Bound, Check, Encoded, LowerBound, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
@@ -154,14 +154,14 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Asks the lower bound whether a candidate costing at most `top` could
-    /// solve, under one budget: with the bounds `from`, `2 from`, `4 from`,
+    /// solve, under one `budget`: with the bounds `from`, `2 from`, `4 from`,
     /// ... up to `top` (a search without a tight bound prunes little, while
     /// one that finds a cheap way is quick), the first answer that is not a
     /// refutation below `top`. Timed, and traced.
-    fn ask_lower(&mut self, from: usize, top: usize) -> Option<Bound> {
+    fn ask_lower(&mut self, from: usize, top: usize, budget: u64) -> Option<Bound> {
         let lb = self.lower.as_ref()?;
         let t = Instant::now();
-        let until = lb.work() + self.opts.lower_bound_budget;
+        let until = lb.work() + budget;
         let mut k = from.max(1);
         let answer = loop {
             let k_now = k.min(top);
@@ -176,9 +176,6 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             "trace: {name} at most {top}: {answer:?} in {:.3}s",
             t.elapsed().as_secs_f64()
         ));
-        if answer == Bound::OutOfBudget {
-            self.lower = None;
-        }
         Some(answer)
     }
 
@@ -194,8 +191,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Before any SAT call: may the lower bound rule out every candidate
-    /// (within the bound)? An instance whose search runs out of budget here
-    /// gets no more lower-bound searches.
+    /// (within the bound)? Most levels have a solution, so this search gets
+    /// a share of the budget ([`FIRST_ASK_SHARE`]); when it runs out, the
+    /// searches after each verified candidate are still asked.
     pub(super) fn ask_lower_bound_first(&mut self) {
         if !self.opts.lower_bound {
             return;
@@ -208,7 +206,8 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             }
         };
         let top = self.bound.unwrap_or(self.enc.max_cost);
-        if self.ask_lower(1, top) == Some(Bound::Refuted) {
+        let budget = self.opts.lower_bound_budget / FIRST_ASK_SHARE;
+        if self.ask_lower(1, top, budget) == Some(Bound::Refuted) {
             let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
             self.proved(self.bound, ProofMethod::LowerBound(name));
         }
@@ -387,10 +386,16 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             self.done = true;
             return;
         }
-        if self.ask_lower(cost - 1, cost - 1) == Some(Bound::Refuted) {
-            let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
-            self.proved(Some(cost - 1), ProofMethod::LowerBound(name));
-            return;
+        match self.ask_lower(cost - 1, cost - 1, self.opts.lower_bound_budget) {
+            Some(Bound::Refuted) => {
+                let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
+                self.proved(Some(cost - 1), ProofMethod::LowerBound(name));
+                return;
+            }
+            // The next bounds down seldom fare better, and each would cost
+            // as much again.
+            Some(Bound::OutOfBudget) => self.lower = None,
+            _ => {}
         }
         self.bound = Some(cost - 1);
         // From here on every call is a step towards the proof: a searching

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 impl ChainBound {
     /// The chain view of `level`, or why the bound does not apply to it.
     pub fn new(level: &Level) -> Result<ChainBound, String> {
-        let (source, source_dir) = lone_plain_source(level)?;
+        let sources = plain_sources(level)?;
         let lander = Lander::new(level);
         let moves: Vec<[Landing; 4]> = lander
             .free
@@ -42,11 +42,12 @@ impl ChainBound {
                 _ => Accepts::Any,
             })
             .collect();
-        let mut required: Vec<Kind> = level.flags.targets.clone().unwrap_or_default();
-        required.sort();
-        required.dedup();
+        let mut required = [0; Kind::COUNT];
+        for k in level.flags.targets.iter().flatten() {
+            required[k.index()] += 1;
+        }
         Ok(ChainBound {
-            start: lander.land(source, source_dir),
+            starts: sources.iter().map(|&(c, d)| lander.land(c, d)).collect(),
             moves: moves.iter().map(|m| m.map(|l| lander.point(l))).collect(),
             free: lander.free,
             back,
@@ -56,18 +57,18 @@ impl ChainBound {
             required,
             cache: RefCell::new(HashMap::new()),
             work: Cell::new(0),
+            known: Cell::new((None, None)),
         })
     }
 }
 
-/// The level's one source and its facing, or the first thing found that puts
-/// the level outside the class (preset belts, bumpers, crossovers, an
-/// any-source, a teleporter with several outs, not one source).
-fn lone_plain_source(level: &Level) -> Result<(CellId, Dir), String> {
+/// The level's sources and their facings, row by row, or the first thing
+/// found that puts the level outside the class (bumpers, crossovers, an
+/// any-source, a teleporter with several outs, no source).
+fn plain_sources(level: &Level) -> Result<Vec<(CellId, Dir)>, String> {
     let mut sources = Vec::new();
     for c in level.shape.cells() {
         match level.tile(c) {
-            Tile::Belt(_) => return Err("preset belts".into()),
             Tile::Bumper { .. } => return Err("bumpers".into()),
             Tile::Crossover => return Err("crossovers".into()),
             Tile::AnySource(_) => return Err("an any-source".into()),
@@ -78,10 +79,10 @@ fn lone_plain_source(level: &Level) -> Result<(CellId, Dir), String> {
             _ => {}
         }
     }
-    match sources[..] {
-        [one] => Ok(one),
-        _ => Err(format!("{} sources", sources.len())),
+    if sources.is_empty() {
+        return Err("no source".into());
     }
+    Ok(sources)
 }
 
 /// The level's cells, numbered the chain view's way: free cells densely,
@@ -118,7 +119,8 @@ impl<'a> Lander<'a> {
     }
 
     /// Where a donut moving from `from` towards `d` lands, through any
-    /// teleporters on the way.
+    /// teleporters and preset belts on the way (`Invalid` for a donut that
+    /// circles them forever: it delivers nothing, like a dead chain).
     fn land(&self, from: CellId, d: Dir) -> Landing {
         let (level, shape) = (self.level, self.level.shape);
         let index_of = |list: &[CellId], c: CellId| list.iter().position(|&x| x == c);
@@ -135,6 +137,9 @@ impl<'a> Lander<'a> {
                 Tile::Target { dir, .. } if dir == d => {
                     return Landing::Target(index_of(&self.targets, to).unwrap_or(0))
                 }
+                // A preset belt sends the donut on its way, as a
+                // teleporter out does.
+                Tile::Belt(bd) => (from, d) = (to, bd),
                 Tile::TeleIn(ch) => match level.tele_outs(ch).next() {
                     Some(out) => match level.tile(out) {
                         Tile::TeleOut(_, od) => (from, d) = (out, od),
@@ -145,7 +150,8 @@ impl<'a> Lander<'a> {
                 _ => return Landing::Invalid,
             }
         }
-        // A ring of teleporters: the donut never reaches a free cell.
+        // A ring of teleporters and preset belts: the donut never reaches a
+        // free cell.
         Landing::Invalid
     }
 

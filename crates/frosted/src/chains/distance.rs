@@ -5,6 +5,11 @@
 use super::{ChainBound, End, Excl, INF};
 use std::rc::Rc;
 
+/// The work of one distance lookup, in the budget's unit (a cell looked at
+/// by a distance measured): a lookup in the cache of distances takes about
+/// as long as looking at 16 cells.
+const LOOKUP_WORK: u64 = 16;
+
 impl ChainBound {
     /// The number of free cells (the first points).
     pub(super) fn n(&self) -> usize {
@@ -68,8 +73,11 @@ impl ChainBound {
         d
     }
 
-    /// Moves from free cell `a` to point `b` avoiding `excl`.
+    /// Moves from free cell `a` to point `b` avoiding `excl`. A lookup
+    /// costs [`LOOKUP_WORK`] units of work, so that long waypoint orders
+    /// count for what they cost.
     pub(super) fn dx(&self, a: usize, b: usize, excl: Excl) -> u32 {
+        self.work.set(self.work.get() + LOOKUP_WORK);
         self.dist(a, excl, true)[b]
     }
 

@@ -1,9 +1,11 @@
 //! The chain bound: a lower bound on the belts of every solution, proved
-//! without a SAT solver, for levels with one plain source and no bumpers,
-//! crossovers, preset belts, any-sources or teleporters with several outs.
+//! without a SAT solver, for levels whose sources are plain ones and that
+//! have no bumpers, crossovers, any-sources or teleporters with several outs.
+//! A preset belt (like a teleporter) only carries a donut on to where it
+//! lands, at no cost.
 //!
 //! On such a board a donut on a belt always goes the belt's way, whatever
-//! its kind, so a layout is a set of *chains*: the source's chain follows the
+//! its kind, so a layout is a set of *chains*: each source's chain follows the
 //! belts from the source until it reaches a splitter, a target, a cell an
 //! earlier chain owns (it *merges* there), or nothing more (a strand, a loop
 //! into itself, an invalid move: it is *dead*); each splitter that a chain
@@ -115,14 +117,18 @@ pub struct ChainBound {
     splitter_exits: Vec<[Landing; 2]>,
     /// Per target: what it accepts.
     targets: Vec<Accepts>,
-    /// Where the source's donuts land.
-    start: Landing,
-    /// The kinds `:targets` asks for (each at most once with one source).
-    required: Vec<Kind>,
+    /// Where each source's donuts land (the sources row by row).
+    starts: Vec<Landing>,
+    /// Per kind, how many times `:targets` names it: so many sources must
+    /// deliver it (each (source, kind) pair counts once).
+    required: [usize; Kind::COUNT],
     /// Forward (`true`) and backward distances, per point and exclusion set.
     cache: DistCache,
     /// Work done so far, in cells looked at (for the budget).
     work: Cell<u64>,
+    /// The largest bound refuted so far, and the cheapest topology found
+    /// (its cost), that make the deliveries.
+    known: Cell<(Option<usize>, Option<usize>)>,
 }
 
 impl ChainBound {
@@ -131,8 +137,25 @@ impl ChainBound {
     /// the distances it measures and the merge points it tries) plus one
     /// per topology and chain cost tried, so that it bounds the time on
     /// large boards as on small ones.
+    ///
+    /// Answers are monotone in `k`, so a bound at or above the cost of a
+    /// topology already found is allowed, and one at or below a bound
+    /// already refuted is refuted, without a search.
     pub fn allows(&self, k: usize, budget: u64) -> Bound {
-        Search::new(self, k, budget).run()
+        let (refuted, allowed) = self.known.get();
+        if let Some(cost) = allowed.filter(|&c| c <= k) {
+            return Bound::Allowed { cost };
+        }
+        if refuted.is_some_and(|r| k <= r) {
+            return Bound::Refuted;
+        }
+        let answer = Search::new(self, k, budget).run();
+        match answer {
+            Bound::Allowed { cost } => self.known.set((refuted, Some(cost))),
+            Bound::Refuted => self.known.set((refuted.max(Some(k)), allowed)),
+            Bound::OutOfBudget => {}
+        }
+        answer
     }
 
     /// The work done by every search so far (the unit of the budget).
@@ -172,8 +195,23 @@ mod tests {
     fn levels_outside_the_class_are_named() {
         let err = |t: &str| ChainBound::new(&parse_str(t).expect("parses")).err();
         assert_eq!(err("+> *  ->\n").as_deref(), Some("crossovers"));
-        assert_eq!(err("+> >  ->\n").as_deref(), Some("preset belts"));
-        assert_eq!(err("+> .  ->\n+> .  ->\n").as_deref(), Some("2 sources"));
+        assert_eq!(err("+> b>1 ->\n").as_deref(), Some("bumpers"));
+        assert_eq!(err("#  .  ->\n").as_deref(), Some("no source"));
+    }
+
+    #[test]
+    fn preset_belts_carry_donuts_for_free() {
+        let cb = bound("+> .  >  .  ->\n");
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(2, 1_000_000), Bound::Allowed { cost: 2 });
+    }
+
+    #[test]
+    fn several_sources_each_need_their_way() {
+        // Two sources, each with its own target: no merge helps.
+        let cb = bound("+> .  .  ->\n#  #  #  #\n+> .  .  ->\n");
+        assert_eq!(cb.allows(3, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(4, 1_000_000), Bound::Allowed { cost: 4 });
     }
 
     #[test]

@@ -23,8 +23,8 @@ pub(super) struct Search<'a> {
     limit: u32,
     /// The chain bound's work count at which the search gives up.
     until: u64,
-    /// Where each chain starts (the source's chain first, then two per
-    /// splitter reached, in the order they are reached).
+    /// Where each chain starts (the sources' chains first, one per source,
+    /// then two per splitter reached, in the order they are reached).
     starts: Vec<Landing>,
     chains: Vec<Chain>,
     /// Per splitter: its exits' chains, once a chain reaches it.
@@ -40,7 +40,7 @@ impl<'a> Search<'a> {
             cb,
             limit: u32::try_from(k).unwrap_or(INF).min(INF - 1) + 1,
             until: cb.work.get().saturating_add(budget),
-            starts: vec![cb.start],
+            starts: cb.starts.clone(),
             chains: Vec::new(),
             children: vec![None; cb.splitter_exits.len()],
             found: None,
@@ -112,10 +112,12 @@ impl<'a> Search<'a> {
                 self.orders(s, &used, &mut order, cost, &mut options)?;
             }
         }
-        options.sort_by_key(|c| c.cost);
+        // Chains that end somewhere first (a topology of open chains alone
+        // delivers nothing), each group the cheapest first.
+        options.sort_by_key(|c| (c.end == End::Open, c.cost));
         for ch in options {
             if cost + ch.cost >= self.limit {
-                break;
+                continue;
             }
             let opened = match ch.end {
                 End::Splitter(z) if self.children[z].is_none() => {
@@ -193,9 +195,29 @@ impl<'a> Search<'a> {
             .iter()
             .map(|&i| self.cb.tail(self.starts[i], &self.chains[i].order))
             .collect();
+        if !self.delivers_with_every_merge(&open) {
+            // No choice of merges can make the deliveries.
+            return self.step();
+        }
         let mut into: Vec<Option<(usize, usize)>> = vec![None; self.chains.len()];
         let costs: Vec<u32> = self.chains.iter().map(|c| c.cost).collect();
         self.place(&open, &tails, 0, &mut into, costs, cost)
+    }
+
+    /// Whether the deliveries can be made when each open chain merges
+    /// into every segment it may merge into at once: a superset of the
+    /// deliveries of every single choice, and the requirements only ask
+    /// for more deliveries, so when this fails, every choice fails.
+    fn delivers_with_every_merge(&self, open: &[usize]) -> bool {
+        let mut into = vec![Vec::new(); self.chains.len()];
+        for &i in open {
+            for (j, ch) in self.chains.iter().enumerate() {
+                if j != i && matches!(self.starts[j], Landing::Free(_)) {
+                    into[i].extend((0..=ch.order.len()).map(|a| (j, a)));
+                }
+            }
+        }
+        self.delivers_along(&into)
     }
 
     fn place(
@@ -260,15 +282,45 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the topology, with both exits of every splitter taken and
-    /// every merge followed, brings each target an accepted donut and
-    /// brings every kind `:targets` asks for.
+    /// every merge followed, brings each target an accepted donut, lets
+    /// every source deliver, and lets as many sources deliver each kind as
+    /// `:targets` names it (each (source, kind) pair counts once).
     fn delivers(&self, into: &[Option<(usize, usize)>]) -> bool {
+        let into: Vec<Vec<(usize, usize)>> =
+            into.iter().map(|m| m.iter().copied().collect()).collect();
+        self.delivers_along(&into)
+    }
+
+    /// [`Search::delivers`], where each open chain `i` goes on into every
+    /// segment `(j, a)` of `into[i]`.
+    fn delivers_along(&self, into: &[Vec<(usize, usize)>]) -> bool {
+        let cb = self.cb;
+        let mut got = vec![false; cb.targets.len()];
+        let sources = cb.starts.len();
+        let kinds: Vec<[bool; Kind::COUNT]> = (0..sources)
+            .map(|s| self.kinds_delivered(s, into, &mut got))
+            .collect();
+        let asked = cb.required.iter().any(|&m| m > 0);
+        let delivers = |k: &[bool; Kind::COUNT]| {
+            (0..Kind::COUNT).any(|i| k[i] && (!asked || cb.required[i] > 0))
+        };
+        let enough = |i: usize| kinds.iter().filter(|k| k[i]).count() >= cb.required[i];
+        got.iter().all(|&g| g) && kinds.iter().all(delivers) && (0..Kind::COUNT).all(enough)
+    }
+
+    /// The kinds the topology lets source `s` deliver (its donuts start
+    /// plain on chain `s`), marking in `got` the targets they reach.
+    fn kinds_delivered(
+        &self,
+        s: usize,
+        into: &[Vec<(usize, usize)>],
+        got: &mut [bool],
+    ) -> [bool; Kind::COUNT] {
         let cb = self.cb;
         let w = cb.waypoints.len() + 1;
         let idx = |i: usize, a: usize, k: Kind| (i * w + a) * Kind::COUNT + k.index();
         let mut seen = vec![false; self.chains.len() * w * Kind::COUNT];
-        let mut stack = vec![(0usize, 0usize, Kind::PLAIN)];
-        let mut got = vec![false; cb.targets.len()];
+        let mut stack = vec![(s, 0usize, Kind::PLAIN)];
         let mut kinds = [false; Kind::COUNT];
         while let Some((i, a, k)) = stack.pop() {
             if std::mem::replace(&mut seen[idx(i, a, k)], true) {
@@ -294,15 +346,9 @@ impl<'a> Search<'a> {
                         stack.push((r, 0, k));
                     }
                 }
-                End::Open => {
-                    if let Some((j, a2)) = into[i] {
-                        stack.push((j, a2, k));
-                    }
-                }
+                End::Open => stack.extend(into[i].iter().map(|&(j, a2)| (j, a2, k))),
             }
         }
-        got.iter().all(|&g| g)
-            && kinds.iter().any(|&g| g)
-            && cb.required.iter().all(|k| kinds[k.index()])
+        kinds
     }
 }

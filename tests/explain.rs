@@ -12,6 +12,7 @@ mod common;
 
 use cegar::sat::SolverChoice;
 use common::tiny::{layouts, random_level, Rng};
+use freshly_frosted::puzzle::solve_learning;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
     Requirement,
@@ -19,7 +20,6 @@ use frosted::explain::{
 use frosted::grid::Kind;
 use frosted::judge::judge;
 use frosted::level::{Accepts, Level, Tile};
-use freshly_frosted::puzzle::solve_learning;
 use frosted::sim::simulate;
 
 /// A tiny random level, with more variety in what targets accept and in

@@ -61,11 +61,6 @@ pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, Stri
     explain_with(level, opts, None)
 }
 
-/// How long the first question (every requirement) may take after a solve
-/// proved it impossible: its failed subset is only a head start for the
-/// deletion, which starts from the whole set when this runs out.
-pub const FIRST_QUESTION_BUDGET: Duration = Duration::from_secs(2);
-
 /// [`explain`] after a solve that proved `level` unsolvable (with
 /// `opts.max_belts`) and learned `learned`: the oracle starts from what the
 /// solve learned, and the whole set of requirements is known impossible.
@@ -130,17 +125,9 @@ fn explain_with(
     })
 }
 
-/// A minimal core of `all`, known impossible: from the solver's failed
-/// subset when the first question is answered within
-/// [`FIRST_QUESTION_BUDGET`], else from `all`.
+/// A minimal core of `all`, known impossible (the solve's verdict): the
+/// deletion starts from the whole set, with no question asked about it.
 fn core_of_the_impossible(oracle: &mut Oracle, all: &[Requirement]) -> Result<Core, String> {
-    let first = oracle.ask_until(all, Some(Instant::now() + FIRST_QUESTION_BUDGET))?;
     oracle.known_impossible(all);
-    match first {
-        Verdict::Impossible(c) => shrink(oracle, c),
-        Verdict::Met(_) => Err(
-            "internal error: a layout meets every requirement of a level proved unsolvable".into(),
-        ),
-        Verdict::Unknown => shrink(oracle, all.to_vec()),
-    }
+    shrink(oracle, all.to_vec())
 }

@@ -30,7 +30,7 @@ use cegar::keyed::StorageKey as _;
 /// the requirements its run missed (`None`: the run failed).
 #[derive(Clone, Debug)]
 pub struct Cut {
-    pub choices: Vec<(usize, usize)>,
+    pub choices: Vec<(u32, u8)>,
     pub missed: Option<Vec<Requirement>>,
 }
 
@@ -43,7 +43,8 @@ pub struct Learned {
 }
 
 impl Learned {
-    /// The most rejected layouts kept (a few tens of megabytes at most).
+    /// The most rejected layouts kept (8 bytes per visited cell: some
+    /// tens of megabytes at most).
     pub const MAX_CUTS: usize = 200_000;
 
     /// Nothing learned yet about `level` (solved with `max_belts`).
@@ -79,7 +80,7 @@ impl Learned {
                     Tile::Belt(d) => Some(d),
                     _ => None,
                 };
-                (i.index(), option_index(belt))
+                (i.index() as u32, option_index(belt) as u8)
             })
             .collect();
         self.cuts.push(Cut { choices, missed });

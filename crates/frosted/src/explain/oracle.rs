@@ -153,7 +153,7 @@ impl Oracle {
         let x1: Clause = cut
             .choices
             .iter()
-            .map(|&(i, o)| !self.enc.choice[FreeId::create_from_index(i)][o])
+            .map(|&(i, o)| !self.enc.choice[FreeId::create_from_index(i as usize)][usize::from(o)])
             .collect();
         let Some(missed) = &cut.missed else {
             self.backend.add_clause(&x1);

@@ -147,8 +147,8 @@ impl Oracle {
 
     /// The clauses of one rejected layout: X1 over the cells its run
     /// visited when the run failed, else `X1 ∨ ¬switch(r)` per requirement
-    /// `r` it missed (a switch this oracle has; the belt bound is judged
-    /// here, as the solve may have had none).
+    /// `r` it missed (judged by the solve against the same requirements,
+    /// the belt bound included).
     fn cut(&mut self, cut: &Cut) {
         let x1: Clause = cut
             .choices

@@ -10,8 +10,13 @@
 
 mod common;
 
+use cegar::sat::SolverChoice;
 use common::tiny::{layouts, random_level, Rng};
-use frosted::explain::{explain, level_check, requirements, Achieved, ExplainOptions, Requirement};
+use freshly_frosted::puzzle::solve_learning;
+use frosted::explain::{
+    explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
+    Requirement,
+};
 use frosted::grid::Kind;
 use frosted::judge::judge;
 use frosted::level::{Accepts, Level, Tile};
@@ -111,6 +116,41 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
     }
 }
 
+/// The explanations checked on each unsolvable tiny level: without what a
+/// solve learned (one varisat), and after a solve, from what it learned
+/// (one varisat, and two racing CaDiCaL copies).
+fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
+    let opts = |solver, threads| ExplainOptions {
+        encode: Default::default(),
+        solver,
+        threads,
+        max_belts: None,
+        timeout: None,
+        search: true,
+    };
+    let mut out = vec![(
+        "alone",
+        explain(level, &opts(SolverChoice::Varisat, 1)).expect("explain runs"),
+    )];
+    for (name, solver, threads) in [
+        ("after a solve", SolverChoice::Varisat, 1),
+        ("after a solve, racing", SolverChoice::Cadical, 2),
+    ] {
+        let solve_opts = cegar::Options {
+            solver: solver.clone(),
+            threads,
+            ..Default::default()
+        };
+        let (report, learned) =
+            solve_learning(level, &solve_opts, &Default::default(), &mut |_| {})
+                .expect("solve runs");
+        assert_eq!(report.status, cegar::Status::Unsolvable, "{name}:\n{level}");
+        let e = explain_after(level, &opts(solver, threads), &learned).expect("explain runs");
+        out.push((name, e));
+    }
+    out
+}
+
 #[test]
 fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
     let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
@@ -123,64 +163,71 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         if some_layout_meets(&sets, &all, &all) {
             continue;
         }
-        let opts = ExplainOptions {
-            encode: Default::default(),
-            solver: cegar::sat::SolverChoice::Varisat,
-            max_belts: None,
-            timeout: None,
-            search: true,
-        };
-        let e = explain(&level, &opts).expect("explain runs");
-        let core = e.core.expect("an unsolvable level has a core");
-        assert!(
-            core.minimal,
-            "case {case}: no deadline, so the core is minimal"
-        );
-        let c = &core.requirements;
-        assert!(
-            !some_layout_meets(&sets, &all, c),
-            "case {case}: {c:?} is met:\n{level}"
-        );
-        for r in c {
-            let rest: Vec<Requirement> = c.iter().copied().filter(|x| x != r).collect();
-            assert!(
-                some_layout_meets(&sets, &all, &rest),
-                "case {case}: {rest:?} (core {c:?} without {r:?}) is met by no layout:\n{level}"
-            );
+        for (how, e) in explanations(&level) {
+            let case = format!("{case} ({how})");
+            near += agrees_with_brute_force(&case, &level, &sets, &all, &e);
         }
-        for n in &e.near {
-            let run = simulate(&n.witness.layout);
-            let a = Achieved::of(&level, &n.witness.layout, &run);
-            assert!(
-                n.met.iter().all(|&r| a.meets(r)),
-                "case {case}: near misses its claims"
-            );
-            assert!(
-                n.missed.iter().all(|&r| !a.meets(r)),
-                "case {case}: near meets a miss"
-            );
-            assert!(
-                n.missed.contains(&n.dropped),
-                "case {case}: the dropped one is missed"
-            );
-            for &m in &n.missed {
-                let mut more = n.met.clone();
-                more.push(m);
-                assert!(
-                    !some_layout_meets(&sets, &all, &more),
-                    "case {case}: {more:?} is met: the near-solution for {:?} was not grown fully:\n{level}",
-                    n.dropped
-                );
-            }
-            near += 1;
-        }
-        assert_eq!(
-            e.near.len(),
-            c.len(),
-            "case {case}: one near-solution per requirement"
-        );
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions agreed with brute force");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
+}
+
+/// Checks the explanation `e` of the unsolvable `level` against brute force
+/// (`sets`: what each layout meets of `all`); returns its near-solutions.
+fn agrees_with_brute_force(
+    case: &str,
+    level: &Level,
+    sets: &[Vec<bool>],
+    all: &[Requirement],
+    e: &Explanation,
+) -> usize {
+    let core = e.core.as_ref().expect("an unsolvable level has a core");
+    assert!(
+        core.minimal,
+        "case {case}: no deadline, so the core is minimal"
+    );
+    let c = &core.requirements;
+    assert!(
+        !some_layout_meets(sets, all, c),
+        "case {case}: {c:?} is met:\n{level}"
+    );
+    for r in c {
+        let rest: Vec<Requirement> = c.iter().copied().filter(|x| x != r).collect();
+        assert!(
+            some_layout_meets(sets, all, &rest),
+            "case {case}: {rest:?} (core {c:?} without {r:?}) is met by no layout:\n{level}"
+        );
+    }
+    for n in &e.near {
+        let run = simulate(&n.witness.layout);
+        let a = Achieved::of(level, &n.witness.layout, &run);
+        assert!(
+            n.met.iter().all(|&r| a.meets(r)),
+            "case {case}: near misses its claims"
+        );
+        assert!(
+            n.missed.iter().all(|&r| !a.meets(r)),
+            "case {case}: near meets a miss"
+        );
+        assert!(
+            n.missed.contains(&n.dropped),
+            "case {case}: the dropped one is missed"
+        );
+        for &m in &n.missed {
+            let mut more = n.met.clone();
+            more.push(m);
+            assert!(
+                !some_layout_meets(sets, all, &more),
+                "case {case}: {more:?} is met: the near-solution for {:?} was not grown fully:\n{level}",
+                n.dropped
+            );
+        }
+    }
+    assert_eq!(
+        e.near.len(),
+        c.len(),
+        "case {case}: one near-solution per requirement"
+    );
+    e.near.len()
 }

@@ -5,7 +5,8 @@
 
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::explain::{
-    explain, level_check, Argument, ExplainOptions, Explanation, Near, Requirement,
+    explain, explain_after, level_check, Argument, ExplainOptions, Explanation, Learned, Near,
+    Requirement,
 };
 use crate::grid::CellId;
 use crate::level::Level;
@@ -47,9 +48,17 @@ fn arguments_json(found: &[Argument]) -> Value {
         .collect()
 }
 
-/// The explanation of an unsolvable level, computed with `opts`.
-pub fn explanation(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
-    explain(level, opts)
+/// The explanation of an unsolvable level, computed with `opts`, from
+/// what its solve learned when that was kept.
+pub fn explanation(
+    level: &Level,
+    opts: &ExplainOptions,
+    learned: Option<&Learned>,
+) -> Result<Explanation, String> {
+    match learned {
+        Some(learned) => explain_after(level, opts, learned),
+        None => explain(level, opts),
+    }
 }
 
 fn cell(level: &Level, c: CellId) -> Value {

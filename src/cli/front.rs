@@ -10,8 +10,11 @@ use crate::level::Level;
 use cegar::record::Recording;
 use cegar::{Event, Nouns};
 use cosmic_express::Track;
+use freshly_frosted::explain::Learned;
+use freshly_frosted::puzzle::solve_learning;
 use serde_json::Value;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What the loop reports as it runs, for a candidate type `C`.
@@ -75,9 +78,25 @@ pub trait Front: Clone + Send + 'static {
 /// An explanation of an unsolvable level: fields for `--json`, and text.
 pub type Explained = Result<(Vec<(&'static str, Value)>, String), String>;
 
-/// A Freshly Frosted level.
+/// A Freshly Frosted level, and what its solve learned for the
+/// explanation of an `unsolvable` verdict (kept only when the slot is
+/// there: [`Frosted::explained`]).
 #[derive(Clone)]
-pub struct Frosted(pub Level);
+pub struct Frosted(pub Level, pub Option<Arc<Mutex<Learned>>>);
+
+impl Frosted {
+    /// A level whose solve keeps nothing for an explanation.
+    pub fn new(level: Level) -> Frosted {
+        Frosted(level, None)
+    }
+
+    /// A level whose solve keeps what its runs taught, for the explanation
+    /// after an `unsolvable` verdict.
+    pub fn explained(level: Level) -> Frosted {
+        let learned = Learned::new(&level, None);
+        Frosted(level, Some(Arc::new(Mutex::new(learned))))
+    }
+}
 
 impl Front for Frosted {
     type Candidate = Level;
@@ -85,8 +104,13 @@ impl Front for Frosted {
     const KEYS: (&'static str, &'static str) = ("belts", "layout");
 
     fn solve(&self, settings: &Settings, events: Events<Level>) -> Answer<Level> {
-        freshly_frosted::puzzle::solve(&self.0, &settings.opts, &settings.encode, events)
-            .map_err(|e| e.to_string())
+        let (opts, encode) = (&settings.opts, &settings.encode);
+        let Some(slot) = &self.1 else {
+            return freshly_frosted::puzzle::solve(&self.0, opts, encode, events);
+        };
+        let (report, learned) = solve_learning(&self.0, opts, encode, events)?;
+        *slot.lock().unwrap_or_else(|e| e.into_inner()) = learned;
+        Ok(report)
     }
 
     fn cost(&self, layout: &Level) -> usize {
@@ -123,11 +147,18 @@ impl Front for Frosted {
         let opts = freshly_frosted::explain::ExplainOptions {
             encode: settings.encode.clone(),
             solver: settings.opts.solver.clone(),
+            threads: settings.opts.threads,
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
             timeout,
         };
-        let e = super::explain::explanation(&self.0, &opts);
+        let learned = self.1.as_ref().map(|slot| {
+            std::mem::replace(
+                &mut *slot.lock().unwrap_or_else(|e| e.into_inner()),
+                Learned::new(&self.0, None),
+            )
+        });
+        let e = super::explain::explanation(&self.0, &opts, learned.as_ref());
         Some(e.map(|e| {
             (
                 super::explain::explanation_json(&self.0, &e),

@@ -154,7 +154,14 @@ pub fn run(a: Args) -> Result<i32, CliError> {
         return super::enumerate::run(&a);
     }
     match Puzzle::of_file(&a.level, a.puzzle.puzzle) {
-        Puzzle::Frosted => run_front(&Frosted(load_level(&a.level)?), &a),
+        Puzzle::Frosted => {
+            let level = load_level(&a.level)?;
+            let front = match a.explain.no_explain {
+                true => Frosted::new(level),
+                false => Frosted::explained(level),
+            };
+            run_front(&front, &a)
+        }
         Puzzle::Cosmic if a.certificate.is_some() => Err(CliError::bad_input(
             "--certificate: only Freshly Frosted solves write certificates",
         )),

@@ -6,6 +6,7 @@
 
 use crate::chains::{self, ChainBound};
 use crate::encode::{EncodeOptions, Encoding, LoopGates};
+use crate::explain::Learned;
 use crate::improve::windows;
 use crate::judge::{explain, judge};
 use crate::level::{Level, Tile};
@@ -33,6 +34,8 @@ pub struct Frosted {
     gates: LoopGates,
     /// Justify each loop formula, for a certificate (`cegar::Options::record`).
     notes: bool,
+    /// With [`solve_learning`]: what the rejected layouts' runs taught.
+    learned: Option<Learned>,
 }
 
 impl Frosted {
@@ -44,6 +47,7 @@ impl Frosted {
             enc: None,
             gates: LoopGates::new(),
             notes: false,
+            learned: None,
         }
     }
 
@@ -131,6 +135,10 @@ impl Puzzle for Frosted {
 
     fn check(&mut self, layout: &Level, explain_failure: bool) -> Check {
         let verdict = judge(layout);
+        if let (Some(learned), Some(enc), Some(_)) = (&mut self.learned, &self.enc, &verdict.reason)
+        {
+            learned.note(&self.level, enc, layout, &verdict.outcome);
+        }
         match &verdict.reason {
             None => Check::Accepted {
                 cost: layout.added_belts(&self.level),
@@ -283,4 +291,28 @@ pub fn solve(
     let mut puzzle = Frosted::new(level, encode);
     puzzle.notes = opts.record;
     cegar::solve(&mut puzzle, opts, events)
+}
+
+/// [`solve`], keeping what the simulator's runs of rejected layouts taught
+/// ([`Learned`]), for the explanation that follows an `unsolvable` verdict
+/// (empty when the level check proved it without SAT).
+pub fn solve_learning(
+    level: &Level,
+    opts: &cegar::Options,
+    encode: &EncodeOptions,
+    events: &mut dyn FnMut(cegar::Event<Level>),
+) -> Result<(cegar::Report<Level>, Learned), String> {
+    let mut learned = Learned::new(level, opts.max_cost);
+    if opts.lower_bound && !crate::explain::level_check(level).is_empty() {
+        return Ok((solve(level, opts, encode, events)?, learned));
+    }
+    let mut puzzle = Frosted::new(level, encode);
+    puzzle.notes = opts.record;
+    puzzle.learned = Some(learned);
+    let report = cegar::solve(&mut puzzle, opts, events)?;
+    learned = puzzle
+        .learned
+        .take()
+        .unwrap_or(Learned::new(level, opts.max_cost));
+    Ok((report, learned))
 }

@@ -145,7 +145,7 @@ fn proving_call(
     opts.first = false;
     opts.record = true;
     // With the solve's timeout, and its progress lines and Ctrl-C.
-    let front = crate::cli::front::Frosted(level.clone());
+    let front = crate::cli::front::Frosted::new(level.clone());
     let (again, rec) = crate::cli::solve::solve_with_hard_timeout(&front, &again)?;
     let covers = matches!(&again.claim, Claim::Proved(p) if p.by == ProofMethod::Sat
         && p.max_cost.is_none_or(|k| proof.max_cost.is_some_and(|m| m <= k)));

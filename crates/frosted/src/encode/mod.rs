@@ -70,7 +70,7 @@ pub const CHOICES: [Option<Dir>; 5] = [
 ];
 
 /// The index of option `o` in [`CHOICES`].
-fn option_index(o: Option<Dir>) -> usize {
+pub(crate) fn option_index(o: Option<Dir>) -> usize {
     o.map_or(0, |d| 1 + d.index())
 }
 

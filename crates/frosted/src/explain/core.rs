@@ -21,34 +21,81 @@ pub struct Core {
 /// The search for a core: `None` when the whole set was not proved
 /// impossible (it holds, or time ran out).
 pub fn minimal_core(oracle: &mut Oracle, all: &[Requirement]) -> Result<Option<Core>, String> {
-    let mut core = match oracle.ask(all)? {
-        Verdict::Impossible(c) => c,
-        Verdict::Met(_) | Verdict::Unknown => return Ok(None),
-    };
+    match oracle.ask(all)? {
+        Verdict::Impossible(c) => shrink(oracle, c).map(Some),
+        Verdict::Met(_) | Verdict::Unknown => Ok(None),
+    }
+}
+
+/// A minimal core within `core`, a set proved impossible, by deletion:
+/// drop a chunk of the requirements not yet shown needed and ask again.
+/// Still impossible: the core shrinks to the solver's failed subset
+/// (every impossible subset of the core holds every requirement shown
+/// needed, so none is lost). Met: with a chunk of one, that requirement is
+/// needed (the layout is its witness); with a larger chunk, the chunk is
+/// halved. Chunks start at half the core, so a core much smaller than the
+/// set it was found in costs a few questions, not one per requirement; a
+/// run already seen that meets the core without one requirement shows that
+/// one needed at no cost.
+pub fn shrink(oracle: &mut Oracle, mut core: Vec<Requirement>) -> Result<Core, String> {
     let mut needed: Vec<Requirement> = Vec::new();
     let mut without = Vec::new();
     let mut minimal = true;
-    // Every impossible subset of the core holds every requirement shown
-    // needed: so the core may shrink to the solver's failed subset.
-    while let Some(&r) = core.iter().find(|r| !needed.contains(r)) {
-        let trial: Vec<Requirement> = core.iter().copied().filter(|&x| x != r).collect();
-        match oracle.ask(&trial)? {
-            Verdict::Impossible(c) => core = c,
-            Verdict::Met(w) => {
+    let mut chunk = core.len().div_ceil(2);
+    loop {
+        needed_by_the_pool(oracle, &core, &mut needed, &mut without);
+        let open: Vec<Requirement> = core
+            .iter()
+            .copied()
+            .filter(|r| !needed.contains(r))
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        let dropped = &open[..chunk.clamp(1, open.len())];
+        let trial: Vec<Requirement> = core
+            .iter()
+            .copied()
+            .filter(|r| !dropped.contains(r))
+            .collect();
+        match (oracle.ask(&trial)?, dropped) {
+            (Verdict::Impossible(c), _) => core = c,
+            (Verdict::Met(w), &[r]) => {
                 needed.push(r);
                 without.push((r, w));
             }
-            Verdict::Unknown => {
+            (Verdict::Unknown, &[r]) => {
                 needed.push(r);
                 minimal = false;
             }
+            (Verdict::Met(_) | Verdict::Unknown, _) => chunk = dropped.len() / 2,
         }
     }
-    Ok(Some(Core {
+    Ok(Core {
         requirements: core,
         minimal,
         without,
-    }))
+    })
+}
+
+/// Marks needed each requirement `r` of `core` for which a run seen so far
+/// meets the core without `r`, with that run as its witness.
+fn needed_by_the_pool(
+    oracle: &Oracle,
+    core: &[Requirement],
+    needed: &mut Vec<Requirement>,
+    without: &mut Vec<(Requirement, Witness)>,
+) {
+    for &r in core {
+        if needed.contains(&r) {
+            continue;
+        }
+        let rest: Vec<Requirement> = core.iter().copied().filter(|&x| x != r).collect();
+        if let Some(w) = oracle.pool().meeting(&rest) {
+            needed.push(r);
+            without.push((r, w.clone()));
+        }
+    }
 }
 
 /// A near-solution: a layout the simulator accepted that meets every

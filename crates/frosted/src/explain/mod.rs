@@ -6,10 +6,14 @@
 
 pub use crate::requirement::{requirements, Achieved, Requirement};
 pub mod core;
+pub mod learned;
 pub mod oracle;
+pub mod pool;
 
-pub use self::core::{minimal_core, near_solution, Core, Near};
+pub use self::core::{minimal_core, near_solution, shrink, Core, Near};
+pub use learned::Learned;
 pub use oracle::{Oracle, Verdict, Witness};
+pub use pool::Pool;
 pub mod plain;
 
 pub use plain::{level_check, Argument};
@@ -24,6 +28,8 @@ use std::time::{Duration, Instant};
 pub struct ExplainOptions {
     pub encode: EncodeOptions,
     pub solver: SolverChoice,
+    /// Racing copies of the solver (`--threads`); 1 runs one.
+    pub threads: usize,
     /// The belt bound of the solve (`--max-belts`), a requirement too.
     pub max_belts: Option<usize>,
     /// Give up (with what is found so far) after this long.
@@ -52,6 +58,25 @@ pub struct Explanation {
 /// The level check, a minimal core of `level`'s requirements, and a
 /// near-solution for each requirement of the core.
 pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, String> {
+    explain_with(level, opts, None)
+}
+
+/// [`explain`] after a solve that proved `level` unsolvable (with
+/// `opts.max_belts`) and learned `learned`: the oracle starts from what the
+/// solve learned, and the whole set of requirements is known impossible.
+pub fn explain_after(
+    level: &Level,
+    opts: &ExplainOptions,
+    learned: &Learned,
+) -> Result<Explanation, String> {
+    explain_with(level, opts, Some(learned))
+}
+
+fn explain_with(
+    level: &Level,
+    opts: &ExplainOptions,
+    learned: Option<&Learned>,
+) -> Result<Explanation, String> {
     let start = Instant::now();
     if !opts.search {
         return Ok(Explanation {
@@ -67,8 +92,21 @@ pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, Stri
     }
     let deadline = opts.timeout.map(|t| start + t);
     let all = requirements(level, opts.max_belts);
-    let mut oracle = Oracle::new(level, &opts.encode, &opts.solver, opts.max_belts, deadline)?;
-    let core = minimal_core(&mut oracle, &all)?;
+    let mut oracle = Oracle::new(
+        level,
+        &opts.encode,
+        &opts.solver,
+        opts.threads,
+        opts.max_belts,
+        deadline,
+    )?;
+    let core = match learned {
+        None => minimal_core(&mut oracle, &all)?,
+        Some(learned) => {
+            oracle.import(learned);
+            Some(core_of_the_impossible(&mut oracle, &all)?)
+        }
+    };
     let mut near = Vec::new();
     if let Some(core) = &core {
         for &r in &core.requirements {
@@ -85,4 +123,11 @@ pub fn explain(level: &Level, opts: &ExplainOptions) -> Result<Explanation, Stri
         time: start.elapsed(),
         searched: true,
     })
+}
+
+/// A minimal core of `all`, known impossible (the solve's verdict): the
+/// deletion starts from the whole set, with no question asked about it.
+fn core_of_the_impossible(oracle: &mut Oracle, all: &[Requirement]) -> Result<Core, String> {
+    oracle.known_impossible(all);
+    shrink(oracle, all.to_vec())
 }

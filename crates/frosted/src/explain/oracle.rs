@@ -17,12 +17,22 @@
 //! missed (every such layout misses `r` too). The wrong-branch clauses X2
 //! are not used here (they rest on the run failing, which holds, but are
 //! only an optimisation).
+//!
+//! What the solve before it learned comes in through [`Oracle::import`]:
+//! the same clauses, made from the layouts that solve rejected
+//! ([`Learned`]), and its runs that did not fail. With several threads the
+//! solver is a race of copies ([`cegar::sat::race`]), as in a solve.
 
-use crate::encode::{EncodeOptions, Encoding, LoopGates};
+use super::learned::{Cut, Learned};
+use super::pool::Pool;
+use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates};
 use crate::level::Level;
-use crate::requirement::{Achieved, Requirement};
+use crate::requirement::{requirements, Achieved, Requirement};
 use crate::sim::simulate;
+use cegar::keyed::StorageKey as _;
+use cegar::sat::race::Race;
 use cegar::sat::{Answer, Backend, SolverChoice};
+use cegar::solve::RACE_HEAD_START;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 use std::time::Instant;
@@ -55,7 +65,7 @@ pub struct Oracle {
     switches: Vec<(Requirement, Lit)>,
     deadline: Option<Instant>,
     /// Runs that did not fail, none meeting a subset of what another meets.
-    pool: Vec<Witness>,
+    pool: Pool,
     /// Sets of requirements proved impossible.
     impossible: Vec<Vec<Requirement>>,
     /// Questions asked, SAT calls made, and layouts the simulator rejected.
@@ -66,11 +76,13 @@ pub struct Oracle {
 
 impl Oracle {
     /// Encodes `level` (with `max_belts`, the belt bound gets a switch too)
-    /// for `solver`; every question gives up at `deadline`.
+    /// for `solver` (`threads` racing copies of it); every question gives up
+    /// at `deadline`.
     pub fn new(
         level: &Level,
         opts: &EncodeOptions,
         solver: &SolverChoice,
+        threads: usize,
         max_belts: Option<usize>,
         deadline: Option<Instant>,
     ) -> Result<Oracle, String> {
@@ -81,7 +93,10 @@ impl Oracle {
         let mut vars = BasicVarManager::default();
         let mut cnf = Cnf::new();
         let mut enc = Encoding::new(level, &opts, &mut cnf, &mut vars);
-        let mut backend = solver.build()?;
+        let mut backend: Box<dyn Backend> = match threads > 1 {
+            true => Box::new(Race::new(solver, threads, RACE_HEAD_START)),
+            false => solver.build()?,
+        };
         for cl in cnf {
             backend.add_clause(&cl);
         }
@@ -106,7 +121,7 @@ impl Oracle {
             gates: LoopGates::new(),
             switches,
             deadline,
-            pool: Vec::new(),
+            pool: Pool::new(&requirements(level, max_belts)),
             impossible: Vec::new(),
             questions: 0,
             calls: 0,
@@ -119,14 +134,69 @@ impl Oracle {
         self.switches.iter().find(|p| p.0 == r).map(|p| p.1)
     }
 
+    /// Gives the solver the clauses of the layouts a solve rejected, and
+    /// keeps its runs that did not fail (see [`Learned`]).
+    pub fn import(&mut self, learned: &Learned) {
+        for cut in &learned.cuts {
+            self.cut(cut);
+        }
+        for w in learned.pool.runs() {
+            self.pool.remember(w);
+        }
+    }
+
+    /// The clauses of one rejected layout: X1 over the cells its run
+    /// visited when the run failed, else `X1 ∨ ¬switch(r)` per requirement
+    /// `r` it missed (judged by the solve against the same requirements,
+    /// the belt bound included).
+    fn cut(&mut self, cut: &Cut) {
+        let x1: Clause = cut
+            .choices
+            .iter()
+            .map(|&(i, o)| !self.enc.choice[FreeId::create_from_index(i as usize)][usize::from(o)])
+            .collect();
+        let Some(missed) = &cut.missed else {
+            self.backend.add_clause(&x1);
+            return;
+        };
+        for &r in missed {
+            if let Some(on) = self.switch(r) {
+                let mut cl = x1.clone();
+                cl.add(!on);
+                self.backend.add_clause(&cl);
+            }
+        }
+    }
+
+    /// Records that no layout meets `reqs`, proved elsewhere (the solve's
+    /// verdict): a later question holding them all is answered at once.
+    pub fn known_impossible(&mut self, reqs: &[Requirement]) {
+        self.impossible.push(reqs.to_vec());
+    }
+
+    /// The runs seen so far that did not fail.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
     /// Can `reqs` hold together? Answered from what is known when it can
     /// ([`Oracle::recall`]), else asked ([`Oracle::solve`]).
     pub fn ask(&mut self, reqs: &[Requirement]) -> Result<Verdict, String> {
+        self.ask_until(reqs, None)
+    }
+
+    /// [`Oracle::ask`], giving up on this question (`Unknown`) at `until`
+    /// as well as at the oracle's deadline.
+    pub fn ask_until(
+        &mut self,
+        reqs: &[Requirement],
+        until: Option<Instant>,
+    ) -> Result<Verdict, String> {
         if let Some(v) = self.recall(reqs) {
             return Ok(v);
         }
         self.questions += 1;
-        let v = self.solve(reqs)?;
+        let v = self.solve(reqs, until)?;
         if let Verdict::Impossible(c) = &v {
             self.impossible.push(c.clone());
         }
@@ -137,11 +207,7 @@ impl Oracle {
     /// pool that meets them all, or a set proved impossible that they
     /// contain.
     fn recall(&self, reqs: &[Requirement]) -> Option<Verdict> {
-        if let Some(w) = self
-            .pool
-            .iter()
-            .find(|w| reqs.iter().all(|&r| w.achieved.meets(r)))
-        {
+        if let Some(w) = self.pool.meeting(reqs) {
             return Some(Verdict::Met(w.clone()));
         }
         let known = self
@@ -151,39 +217,20 @@ impl Oracle {
         Some(Verdict::Impossible(known.clone()))
     }
 
-    /// Keeps a run that did not fail in the pool, unless a layout there
-    /// meets every requirement it meets (and drops those it outdoes).
-    fn remember(&mut self, w: &Witness) {
-        let meets = |x: &Witness| -> Vec<bool> {
-            self.switches
-                .iter()
-                .map(|p| x.achieved.meets(p.0))
-                .collect()
-        };
-        let new = meets(w);
-        let covers = |a: &[bool], b: &[bool]| a.iter().zip(b).all(|(x, y)| *x || !*y);
-        let old: Vec<Vec<bool>> = self.pool.iter().map(meets).collect();
-        if old.iter().any(|o| covers(o, &new)) {
-            return;
-        }
-        let mut i = 0;
-        self.pool.retain(|_| {
-            i += 1;
-            !covers(&new, &old[i - 1])
-        });
-        self.pool.push(w.clone());
-    }
-
     /// Asks the solver until a layout the simulator accepts for `reqs`, a
     /// proof, or the deadline. Like a solve,
     /// it searches with the strengthenings (`strong`) first, which finds
     /// layouts with fewer rejections, and proves without them: an UNSAT
     /// answer is a proof only when its failed assumptions leave `strong`
     /// out, or once `¬strong` is assumed.
-    fn solve(&mut self, reqs: &[Requirement]) -> Result<Verdict, String> {
+    fn solve(&mut self, reqs: &[Requirement], until: Option<Instant>) -> Result<Verdict, String> {
         let mut proving = !self.enc.adds_strength;
+        let deadline = match (self.deadline, until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         loop {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(Verdict::Unknown);
             }
             let mode = match proving {
@@ -194,7 +241,7 @@ impl Oracle {
             assumptions.extend(reqs.iter().filter_map(|&r| self.switch(r)));
             self.calls += 1;
             let n = self.vars.n_used();
-            match self.backend.solve(&assumptions, n, self.deadline)? {
+            match self.backend.solve(&assumptions, n, deadline)? {
                 Answer::Unknown => return Ok(Verdict::Unknown),
                 Answer::Unsat => {
                     let core = self.backend.core();
@@ -242,9 +289,7 @@ impl Oracle {
         let outcome = simulate(&layout);
         let achieved = Achieved::of(&self.level, &layout, &outcome);
         let witness = Witness { layout, achieved };
-        if witness.achieved.ran {
-            self.remember(&witness);
-        }
+        self.pool.remember(&witness);
         if witness.achieved.ran && reqs.iter().all(|&r| witness.achieved.meets(r)) {
             return Some(witness);
         }

@@ -35,10 +35,11 @@ pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
 /// The work one search of the lower bound may do, in its own units (the
 /// chain bound counts cells looked at and distance lookups: its proof on
 /// 09-tropical-rain/11 takes under a million, and a search that runs out
-/// takes about a tenth of a second). The
+/// takes a few hundredths of a second: on levels it cannot prove, it is a
+/// tax on every solve). The
 /// loop stops asking after the first search that runs out: searches for the
 /// next bounds down seldom fare better, and each would cost as much again.
-pub const LOWER_BOUND_BUDGET: u64 = 20_000_000;
+pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 
 /// The share of [`LOWER_BOUND_BUDGET`] the search before the first SAT call
 /// gets (one eighth): it proves something only on levels without a

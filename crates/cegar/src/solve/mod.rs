@@ -41,11 +41,6 @@ pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
 /// next bounds down seldom fare better, and each would cost as much again.
 pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 
-/// The share of [`LOWER_BOUND_BUDGET`] the search before the first SAT call
-/// gets (one eighth): it proves something only on levels without a
-/// solution, and a search that runs out costs its whole budget.
-pub const FIRST_ASK_SHARE: u64 = 8;
-
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct Options {

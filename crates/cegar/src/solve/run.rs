@@ -2,7 +2,7 @@
 //! refine on a failure, tighten the bound on a success, and stop at a proof.
 
 use super::neighbourhood::Neighbourhood;
-use super::{Event, Options, Origin, FIRST_ASK_SHARE};
+use super::{Event, Options, Origin};
 use crate::puzzle::{Bound, Check, Encoded, LowerBound, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
@@ -191,9 +191,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Before any SAT call: may the lower bound rule out every candidate
-    /// (within the bound)? Most levels have a solution, so this search gets
-    /// a share of the budget ([`FIRST_ASK_SHARE`]); when it runs out, the
-    /// searches after each verified candidate are still asked.
+    /// (within the bound)? When this search runs out of budget, the
+    /// searches after each verified candidate are still asked (they have
+    /// a tight bound, and prune more).
     pub(super) fn ask_lower_bound_first(&mut self) {
         if !self.opts.lower_bound {
             return;
@@ -206,8 +206,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             }
         };
         let top = self.bound.unwrap_or(self.enc.max_cost);
-        let budget = self.opts.lower_bound_budget / FIRST_ASK_SHARE;
-        if self.ask_lower(1, top, budget) == Some(Bound::Refuted) {
+        if self.ask_lower(1, top, self.opts.lower_bound_budget) == Some(Bound::Refuted) {
             let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
             self.proved(self.bound, ProofMethod::LowerBound(name));
         }

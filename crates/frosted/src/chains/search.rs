@@ -191,14 +191,14 @@ impl<'a> Search<'a> {
                 self.chains[i].end == End::Open && matches!(self.starts[i], Landing::Free(_))
             })
             .collect();
-        let tails: Vec<Vec<u32>> = open
-            .iter()
-            .map(|&i| self.cb.tail(self.starts[i], &self.chains[i].order))
-            .collect();
         if !self.delivers_with_every_merge(&open) {
             // No choice of merges can make the deliveries.
             return self.step();
         }
+        let tails: Vec<Vec<u32>> = open
+            .iter()
+            .map(|&i| self.cb.tail(self.starts[i], &self.chains[i].order))
+            .collect();
         let mut into: Vec<Option<(usize, usize)>> = vec![None; self.chains.len()];
         let costs: Vec<u32> = self.chains.iter().map(|c| c.cost).collect();
         self.place(&open, &tails, 0, &mut into, costs, cost)

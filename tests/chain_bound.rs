@@ -25,9 +25,10 @@ fn seed(default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// A random level in the bound's class: one plain source (two, one time in
-/// three), targets, toppers, splitters, teleporters with one out each and
-/// now and then preset belts, at most `max_free` free cells.
+/// A random level in the bound's class: one source (two, one time in
+/// three; an any-source, one time in four), targets, toppers, splitters, teleporters (with two outs, one time
+/// in three), and now and then preset belts or crossovers, at most
+/// `max_free` free cells.
 fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
     let shape = Shape {
         width: 3 + rng.below(3),
@@ -39,7 +40,11 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
     let kind = |rng: &mut Rng, n: usize| Kind::new(rng.below(n) as u8).unwrap_or(Kind::PLAIN);
     let mut next = || it.next();
     if let Some(c) = next() {
-        tiles[c] = Tile::Source(inward(rng, c, false));
+        let d = inward(rng, c, false);
+        tiles[c] = match rng.below(4) {
+            0 => Tile::AnySource(d),
+            _ => Tile::Source(d),
+        };
     }
     for _ in 0..1 + rng.below(2) {
         if let Some(c) = next() {
@@ -71,6 +76,18 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
             if let (Some(a), Some(b)) = (next(), next()) {
                 tiles[a] = Tile::TeleIn(ch);
                 tiles[b] = Tile::TeleOut(ch, rng.dir());
+                if rng.below(3) == 0 {
+                    if let Some(c) = next() {
+                        tiles[c] = Tile::TeleOut(ch, rng.dir());
+                    }
+                }
+            }
+        }
+    }
+    if rng.below(3) == 0 {
+        for _ in 0..1 + rng.below(2) {
+            if let Some(c) = next() {
+                tiles[c] = Tile::Crossover;
             }
         }
     }
@@ -109,6 +126,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
     let (mut checked, mut tight, mut branching, mut several, mut preset) = (0, 0, 0, 0, 0);
+    let (mut crossing, mut copying, mut any) = (0, 0, 0);
     let mut case = 0;
     while checked < cases {
         case += 1;
@@ -139,11 +157,21 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
             preset += 1;
         }
+        if level.tiles.contains(&Tile::Crossover) {
+            crossing += 1;
+        }
+        if several_outs(&level) {
+            copying += 1;
+        }
+        if any_source(&level) {
+            any += 1;
+        }
     }
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
          minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
-         {preset} preset belts"
+         {preset} preset belts, {crossing} crossovers, {copying} a teleporter with two outs, \
+         {any} an any-source"
     );
     // The comparison must bite: the bound proves many minima, and many
     // levels branch.
@@ -160,6 +188,27 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         preset >= cases / 20,
         "{preset} of {cases} with preset belts"
     );
+    assert!(
+        crossing >= cases / 20,
+        "{crossing} of {cases} with crossovers"
+    );
+    assert!(
+        copying >= cases / 40,
+        "{copying} of {cases} with a teleporter with two outs"
+    );
+    assert!(any >= cases / 20, "{any} of {cases} with an any-source");
+}
+
+/// Whether `level` has an any-source.
+fn any_source(level: &Level) -> bool {
+    level.tiles.iter().any(|t| matches!(t, Tile::AnySource(_)))
+}
+
+/// Whether some teleporter channel of `level` has several outs.
+fn several_outs(level: &Level) -> bool {
+    [Channel::T, Channel::U]
+        .into_iter()
+        .any(|ch| level.tele_outs(ch).nth(1).is_some())
 }
 
 /// The belts a layout adds to its level.
@@ -220,7 +269,10 @@ fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
     let mut tiles = vec![Tile::Empty; shape.len()];
     let source = CellId(rng.below(shape.len()) as u32);
     let sd = rng.dir();
-    tiles[source.index()] = Tile::Source(sd);
+    tiles[source.index()] = match rng.below(4) {
+        0 => Tile::AnySource(sd),
+        _ => Tile::Source(sd),
+    };
     let mut channels = vec![Channel::U, Channel::T];
     // Walks still to lay: (the cell a donut moves from, its direction).
     let mut walks = vec![(source, sd)];
@@ -235,6 +287,10 @@ fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
         let (mut from, mut d) = (from, d);
         while let Some(c) = shape.step(from, d) {
             let i = c.index();
+            if tiles[i] == Tile::Crossover {
+                from = c;
+                continue;
+            }
             if tiles[i] != Tile::Empty {
                 // A belt, a splitter or a target already there: a merge (or
                 // a failing move, which the judge will reject).
@@ -264,10 +320,24 @@ fn random_chain_board(rng: &mut Rng) -> (Level, Level) {
                         let od = rng.dir();
                         tiles[i] = Tile::TeleIn(ch);
                         tiles[o] = Tile::TeleOut(ch, od);
+                        // A second out, one time in two: its walk is laid later.
+                        let second = empty.get(rng.below(empty.len().max(1)));
+                        if let Some(&o2) = second.filter(|&&o2| o2 != o && rng.below(2) == 0) {
+                            let od2 = rng.dir();
+                            tiles[o2] = Tile::TeleOut(ch, od2);
+                            walks.push((CellId(o2 as u32), od2));
+                        }
                         (from, d) = (CellId(o as u32), od);
                         continue;
                     }
                 }
+            }
+            if roll == 5 && shape.step(c, d).is_some() {
+                // A crossover: the walk goes straight on (and may cross it
+                // again later).
+                tiles[i] = Tile::Crossover;
+                from = c;
+                continue;
             }
             // A belt, turning now and then, never straight back nor off the
             // board.
@@ -330,6 +400,7 @@ fn the_bound_allows_reduced_random_solutions() {
     let mut rng = Rng::new(seed(0x0b0d_c4a1_0002));
     let (mut checked, mut drawn, mut split, mut tight) = (0, 0, 0, 0);
     let (mut several, mut preset, mut out_of_budget) = (0, 0, 0);
+    let (mut crossing, mut copying, mut any) = (0, 0, 0);
     while checked < cases {
         drawn += 1;
         let (level, mut layout) = random_chain_board(&mut rng);
@@ -380,11 +451,22 @@ fn the_bound_allows_reduced_random_solutions() {
         if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
             preset += 1;
         }
+        if level.tiles.contains(&Tile::Crossover) {
+            crossing += 1;
+        }
+        if several_outs(&level) {
+            copying += 1;
+        }
+        if any_source(&level) {
+            any += 1;
+        }
         checked += 1;
     }
     eprintln!(
         "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter, \
-         {several} from two sources, {preset} with preset belts: the bound allowed each, and \
+         {several} from two sources, {preset} with preset belts, {crossing} with crossovers, \
+         {copying} with a teleporter with two outs, {any} from an any-source: the bound \
+         allowed each, and \
          proved {tight} of them minimal ({out_of_budget} more ran out of budget)"
     );
     assert!(
@@ -398,6 +480,18 @@ fn the_bound_allows_reduced_random_solutions() {
     assert!(
         preset >= cases / 20,
         "only {preset} of {cases} with preset belts"
+    );
+    assert!(
+        crossing >= cases / 20,
+        "only {crossing} of {cases} with crossovers"
+    );
+    assert!(
+        copying >= cases / 40,
+        "only {copying} of {cases} with a teleporter with two outs"
+    );
+    assert!(
+        any >= cases / 20,
+        "only {any} of {cases} from an any-source"
     );
     assert!(
         out_of_budget <= cases / 50,

@@ -59,14 +59,13 @@ pub struct SolveFlags {
     /// second view rather than the only one. No effect with --threads 1.
     #[arg(long)]
     pub no_elimination: bool,
-    /// Prove by SAT calls only. By default, on levels whose sources are all
-    /// plain ones and that have no bumpers, crossovers or teleporters with
-    /// several outs, the chain bound is asked first, before the first SAT
-    /// call (could any layout, within --max-belts, solve?) and after each
-    /// verified layout (could one belt fewer?): a search over the ways
-    /// chains of belts can run between the sources, the toppers, the
-    /// splitters and the targets, which may prove at once that none can
-    /// (see encodings/README.md, "The chain bound"). Freshly Frosted's
+    /// Prove by SAT calls only. By default, on levels without bumpers, the
+    /// chain bound is asked first, before the first SAT call (could any
+    /// layout, within --max-belts, solve?) and after each verified layout
+    /// (could one belt fewer?): a search over the ways chains of belts can
+    /// run between the sources, the toppers, the splitters (and teleporters
+    /// with several outs) and the targets, which may prove at once that none
+    /// can (see encodings/README.md, "The chain bound"). Freshly Frosted's
     /// level check (`frosted check`, docs/unsolvable.md), the other proof
     /// without SAT, is skipped too.
     #[arg(long)]

@@ -1,5 +1,5 @@
 //! Reading a level into the chain view: where a belt each way sends a donut,
-//! which free cells lead to each point, the topped cells, the splitters'
+//! which free cells lead to each point, the topped cells, the forks'
 //! exits and the targets, or why the bound does not apply to the level.
 
 use super::{ChainBound, Landing, Waypoint, MAX_WAYPOINTS};
@@ -11,7 +11,7 @@ use std::collections::HashMap;
 impl ChainBound {
     /// The chain view of `level`, or why the bound does not apply to it.
     pub fn new(level: &Level) -> Result<ChainBound, String> {
-        let sources = plain_sources(level)?;
+        let sources = sources(level)?;
         let lander = Lander::new(level);
         let moves: Vec<[Landing; 4]> = lander
             .free
@@ -23,17 +23,7 @@ impl ChainBound {
         if waypoints.len() > MAX_WAYPOINTS {
             return Err(format!("{} topped cells", waypoints.len()));
         }
-        let splitter_exits = lander
-            .splitters
-            .iter()
-            .map(|&z| match level.tile(z) {
-                Tile::Splitter(f) => [
-                    lander.land(z, f.turn_left()),
-                    lander.land(z, f.turn_right()),
-                ],
-                _ => [Landing::Invalid; 2],
-            })
-            .collect();
+        let fork_exits = lander.forks.iter().map(|&z| lander.fork_exits(z)).collect();
         let accepts = lander
             .targets
             .iter()
@@ -47,12 +37,13 @@ impl ChainBound {
             required[k.index()] += 1;
         }
         Ok(ChainBound {
-            starts: sources.iter().map(|&(c, d)| lander.land(c, d)).collect(),
+            starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),
+            emits: sources.iter().map(|&(_, _, kinds)| kinds).collect(),
             moves: moves.iter().map(|m| m.map(|l| lander.point(l))).collect(),
             free: lander.free,
             back,
             waypoints,
-            splitter_exits,
+            fork_exits,
             targets: accepts,
             required,
             cache: RefCell::new(HashMap::new()),
@@ -62,20 +53,19 @@ impl ChainBound {
     }
 }
 
-/// The level's sources and their facings, row by row, or the first thing
-/// found that puts the level outside the class (bumpers, crossovers, an
-/// any-source, a teleporter with several outs, no source).
-fn plain_sources(level: &Level) -> Result<Vec<(CellId, Dir)>, String> {
+/// A source's cell, facing and the kinds it emits.
+type Emitter = (CellId, Dir, &'static [Kind]);
+
+/// The level's sources (and any-sources), row by row, with their facings
+/// and the kinds they emit, or the first thing found that puts the level
+/// outside the class (bumpers, no source).
+fn sources(level: &Level) -> Result<Vec<Emitter>, String> {
     let mut sources = Vec::new();
     for c in level.shape.cells() {
         match level.tile(c) {
             Tile::Bumper { .. } => return Err("bumpers".into()),
-            Tile::Crossover => return Err("crossovers".into()),
-            Tile::AnySource(_) => return Err("an any-source".into()),
-            Tile::Source(d) => sources.push((c, d)),
-            Tile::TeleIn(ch) if level.tele_outs(ch).count() != 1 => {
-                return Err("a teleporter with several outs".into());
-            }
+            Tile::Source(d) => sources.push((c, d, &[Kind::PLAIN][..])),
+            Tile::AnySource(d) => sources.push((c, d, &Kind::ALL[..])),
             _ => {}
         }
     }
@@ -86,14 +76,25 @@ fn plain_sources(level: &Level) -> Result<Vec<(CellId, Dir)>, String> {
 }
 
 /// The level's cells, numbered the chain view's way: free cells densely,
-/// splitters and targets each in their own list.
+/// forks (splitters, then teleporters in with several outs) and targets
+/// each in their own list.
 struct Lander<'a> {
     level: &'a Level,
     free: Vec<CellId>,
     /// Per cell: its index among the free cells (`usize::MAX` if not free).
     slot: Vec<usize>,
-    splitters: Vec<CellId>,
+    forks: Vec<CellId>,
     targets: Vec<CellId>,
+}
+
+/// Whether a donut on `c` may go several ways: a splitter, or a teleporter
+/// in with several outs.
+fn is_fork(level: &Level, c: CellId) -> bool {
+    match level.tile(c) {
+        Tile::Splitter(_) => true,
+        Tile::TeleIn(ch) => level.tele_outs(ch).nth(1).is_some(),
+        _ => false,
+    }
 }
 
 impl<'a> Lander<'a> {
@@ -104,23 +105,44 @@ impl<'a> Lander<'a> {
         for (i, c) in free.iter().enumerate() {
             slot[c.index()] = i;
         }
-        let splitters: Vec<CellId> = shape
+        let splitters = shape
             .cells()
-            .filter(|&c| matches!(level.tile(c), Tile::Splitter(_)))
-            .collect();
+            .filter(|&c| matches!(level.tile(c), Tile::Splitter(_)));
+        let teleporters = shape
+            .cells()
+            .filter(|&c| matches!(level.tile(c), Tile::TeleIn(_)) && is_fork(level, c));
+        let forks: Vec<CellId> = splitters.chain(teleporters).collect();
         let targets: Vec<CellId> = level.targets().collect();
         Lander {
             level,
             free,
             slot,
-            splitters,
+            forks,
             targets,
         }
     }
 
+    /// Where the exits of fork `z` send a donut: a splitter's left exit,
+    /// then its right one; a teleporter's outs, row by row.
+    fn fork_exits(&self, z: CellId) -> Vec<Landing> {
+        let level = self.level;
+        match level.tile(z) {
+            Tile::Splitter(f) => vec![self.land(z, f.turn_left()), self.land(z, f.turn_right())],
+            Tile::TeleIn(ch) => level
+                .tele_outs(ch)
+                .map(|out| match level.tile(out) {
+                    Tile::TeleOut(_, od) => self.land(out, od),
+                    _ => Landing::Invalid,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Where a donut moving from `from` towards `d` lands, through any
-    /// teleporters and preset belts on the way (`Invalid` for a donut that
-    /// circles them forever: it delivers nothing, like a dead chain).
+    /// preset belts, crossovers and teleporters with one out on the way
+    /// (`Invalid` for a donut that circles them forever: it delivers
+    /// nothing, like a dead chain).
     fn land(&self, from: CellId, d: Dir) -> Landing {
         let (level, shape) = (self.level, self.level.shape);
         let index_of = |list: &[CellId], c: CellId| list.iter().position(|&x| x == c);
@@ -132,14 +154,19 @@ impl<'a> Lander<'a> {
             match level.tile(to) {
                 Tile::Empty => return Landing::Free(self.slot[to.index()]),
                 Tile::Splitter(f) if f == d => {
-                    return Landing::Splitter(index_of(&self.splitters, to).unwrap_or(0))
+                    return Landing::Fork(index_of(&self.forks, to).unwrap_or(0))
+                }
+                Tile::TeleIn(_) if is_fork(level, to) => {
+                    return Landing::Fork(index_of(&self.forks, to).unwrap_or(0))
                 }
                 Tile::Target { dir, .. } if dir == d => {
                     return Landing::Target(index_of(&self.targets, to).unwrap_or(0))
                 }
                 // A preset belt sends the donut on its way, as a
-                // teleporter out does.
+                // teleporter out does; a crossover sends it on the way it
+                // came in.
                 Tile::Belt(bd) => (from, d) = (to, bd),
+                Tile::Crossover => from = to,
                 Tile::TeleIn(ch) => match level.tele_outs(ch).next() {
                     Some(out) => match level.tile(out) {
                         Tile::TeleOut(_, od) => (from, d) = (out, od),
@@ -155,21 +182,21 @@ impl<'a> Lander<'a> {
         Landing::Invalid
     }
 
-    /// The point index of a landing: free cells, then splitters, then
-    /// targets; none for a refused move.
+    /// The point index of a landing: free cells, then forks, then targets;
+    /// none for a refused move.
     fn point(&self, l: Landing) -> Option<usize> {
         let n = self.free.len();
         match l {
             Landing::Free(i) => Some(i),
-            Landing::Splitter(z) => Some(n + z),
-            Landing::Target(t) => Some(n + self.splitters.len() + t),
+            Landing::Fork(z) => Some(n + z),
+            Landing::Target(t) => Some(n + self.forks.len() + t),
             Landing::Invalid => None,
         }
     }
 
     /// Per point: the free cells whose belt can lead there.
     fn back_moves(&self, moves: &[[Landing; 4]]) -> Vec<Vec<usize>> {
-        let points = self.free.len() + self.splitters.len() + self.targets.len();
+        let points = self.free.len() + self.forks.len() + self.targets.len();
         let mut back = vec![Vec::new(); points];
         for (i, m) in moves.iter().enumerate() {
             for p in m.iter().filter_map(|&l| self.point(l)) {

@@ -160,9 +160,7 @@ impl ChainBound {
                     })
                 }
                 (End::Open, _) => c0 + segment(tails, 1, m, &|t| 1 + t[wm]),
-                (End::Splitter(z), Landing::Splitter(y)) if z == y => {
-                    c0 + segment(tails, 1, m, &|_| INF)
-                }
+                (End::Fork(z), Landing::Fork(y)) if z == y => c0 + segment(tails, 1, m, &|_| INF),
                 (End::Target(z), Landing::Target(y)) if z == y => {
                     c0 + segment(tails, 1, m, &|_| INF)
                 }

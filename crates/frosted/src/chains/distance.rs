@@ -16,16 +16,16 @@ impl ChainBound {
         self.free.len()
     }
 
-    /// The point index of a splitter's or a target's entry.
+    /// The point index of a fork's or a target's entry.
     pub(super) fn end_point(&self, e: End) -> usize {
         match e {
-            End::Splitter(z) => self.n() + z,
-            End::Target(t) => self.n() + self.splitter_exits.len() + t,
+            End::Fork(z) => self.n() + z,
+            End::Target(t) => self.n() + self.fork_exits.len() + t,
             End::Open => unreachable!("an open end is no point"),
         }
     }
 
-    /// Moves from free cell `a` to every point (free cells, then splitters
+    /// Moves from free cell `a` to every point (free cells, then forks
     /// and targets), never through the cells of `excl`; backwards
     /// (`forward` false): moves from every free cell to point `a`.
     pub(super) fn dist(&self, a: usize, excl: Excl, forward: bool) -> Rc<Vec<u32>> {

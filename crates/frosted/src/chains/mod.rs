@@ -1,15 +1,16 @@
 //! The chain bound: a lower bound on the belts of every solution, proved
-//! without a SAT solver, for levels whose sources are plain ones and that
-//! have no bumpers, crossovers, any-sources or teleporters with several outs.
-//! A preset belt (like a teleporter) only carries a donut on to where it
-//! lands, at no cost.
+//! without a SAT solver, for levels without bumpers (an any-source's chain
+//! carries every kind it emits). A preset belt, a crossover or a
+//! teleporter with one out only carries a donut on to where it lands, at no
+//! cost; a splitter or a teleporter with several outs is a *fork*.
 //!
 //! On such a board a donut on a belt always goes the belt's way, whatever
 //! its kind, so a layout is a set of *chains*: each source's chain follows the
-//! belts from the source until it reaches a splitter, a target, a cell an
+//! belts from the source until it reaches a fork, a target, a cell an
 //! earlier chain owns (it *merges* there), or nothing more (a strand, a loop
-//! into itself, an invalid move: it is *dead*); each splitter that a chain
-//! reaches starts two chains, one at each exit. Chains own disjoint free
+//! into itself, an invalid move: it is *dead*); each fork that a chain
+//! reaches starts a chain at each of its exits (two for a splitter, one per
+//! out for a teleporter). Chains own disjoint free
 //! cells, every one of which holds a belt, so the belts are at least the sum
 //! of the chains' lengths. A chain's length is at least the length of the
 //! shortest path from its start through the topped cells it owns, in its
@@ -17,10 +18,10 @@
 //! through two different neighbours. Where another chain merges into it, the
 //! two together are at least a shortest path that passes the merge cell.
 //!
-//! The bound is the least such total over every *topology*: which splitters
+//! The bound is the least such total over every *topology*: which forks
 //! are reached, which topped cells each chain owns and in which order, how
 //! each chain ends and where each merge lands, among the topologies whose
-//! donuts could make the level's deliveries (both exits of every splitter
+//! donuts could make the level's deliveries (every exit of every fork
 //! taken, every merge followed). The topology of a real solution is among
 //! them and costs no more than its belts, so no layout with fewer belts than
 //! the bound solves the level. `encodings/README.md` ("The chain bound")
@@ -50,13 +51,14 @@ const INF: u32 = u32::MAX / 4;
 /// permutations.
 const MAX_WAYPOINTS: usize = 10;
 
-/// Where a donut moving from a cell lands: a free cell, the entry of a
-/// splitter or of a target, or somewhere the rules refuse (off the grid, a
-/// wall, a splitter or target entered the wrong way, a teleporter loop).
+/// Where a donut moving from a cell lands: a free cell, the entry of a fork
+/// (a splitter, or a teleporter in with several outs) or of a target, or
+/// somewhere the rules refuse (off the grid, a wall, a splitter or target
+/// entered the wrong way, a ring of preset belts and teleporters).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Landing {
     Free(usize),
-    Splitter(usize),
+    Fork(usize),
     Target(usize),
     Invalid,
 }
@@ -64,8 +66,8 @@ enum Landing {
 /// How a chain ends.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum End {
-    /// In a splitter (its index).
-    Splitter(usize),
+    /// In a fork (its index).
+    Fork(usize),
     /// In a target (its index).
     Target(usize),
     /// On a cell of another chain, or nowhere (dead).
@@ -109,16 +111,20 @@ pub struct ChainBound {
     /// Per free cell, the point a belt each way sends a donut to (none for
     /// a refused move).
     moves: Vec<[Option<usize>; 4]>,
-    /// Per point (free cells, then splitters, then targets): the free cells
+    /// Per point (free cells, then forks, then targets): the free cells
     /// whose belt can lead there.
     back: Vec<Vec<usize>>,
     waypoints: Vec<Waypoint>,
-    /// Per splitter: where its left and right exits send a donut.
-    splitter_exits: Vec<[Landing; 2]>,
+    /// Per fork: where its exits send a donut (a splitter's left, then
+    /// right; a teleporter's outs, row by row).
+    fork_exits: Vec<Vec<Landing>>,
     /// Per target: what it accepts.
     targets: Vec<Accepts>,
     /// Where each source's donuts land (the sources row by row).
     starts: Vec<Landing>,
+    /// The kinds each source emits: plain, or every kind for an
+    /// any-source.
+    emits: Vec<&'static [Kind]>,
     /// Per kind, how many times `:targets` names it: so many sources must
     /// deliver it (each (source, kind) pair counts once).
     required: [usize; Kind::COUNT],
@@ -194,9 +200,18 @@ mod tests {
     #[test]
     fn levels_outside_the_class_are_named() {
         let err = |t: &str| ChainBound::new(&parse_str(t).expect("parses")).err();
-        assert_eq!(err("+> *  ->\n").as_deref(), Some("crossovers"));
         assert_eq!(err("+> b>1 ->\n").as_deref(), Some("bumpers"));
         assert_eq!(err("#  .  ->\n").as_deref(), Some("no source"));
+    }
+
+    #[test]
+    fn an_any_source_carries_every_kind() {
+        // No topper: only an any-source can feed a frosting-only target.
+        let cb = bound("+>? .  ->1\n");
+        assert_eq!(cb.allows(0, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
+        let cb = bound("+>  .  ->1\n");
+        assert_eq!(cb.allows(10, 1_000_000), Bound::Refuted);
     }
 
     #[test]
@@ -204,6 +219,28 @@ mod tests {
         let cb = bound("+> .  >  .  ->\n");
         assert_eq!(cb.allows(1, 1_000_000), Bound::Refuted);
         assert_eq!(cb.allows(2, 1_000_000), Bound::Allowed { cost: 2 });
+    }
+
+    #[test]
+    fn crossovers_carry_donuts_straight_on_for_free() {
+        // Up from (1,2) through the crossover to (1,0), then right: the
+        // crossover's cell costs nothing.
+        let cb = bound(".  .  -> \n#  *  #  \n#  .  #  \n#  +^ #  \n");
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(2, 1_000_000), Bound::Allowed { cost: 2 });
+        // Two chains cross on one crossover.
+        let cb = bound("#  +v #  #\n+> *  .  ->\n#  .  #  #\n#  -v #  #\n");
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(2, 1_000_000), Bound::Allowed { cost: 2 });
+    }
+
+    #[test]
+    fn a_teleporter_with_two_outs_feeds_both_ways() {
+        // The source's donuts are copied to both outs: each out needs its
+        // own way to its own target, two belts each.
+        let cb = bound("+> T- #  #  \n#  #  #  #  \nT+> .  .  ->\n#  #  #  #  \nT+> .  .  ->\n");
+        assert_eq!(cb.allows(3, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(4, 1_000_000), Bound::Allowed { cost: 4 });
     }
 
     #[test]

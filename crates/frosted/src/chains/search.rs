@@ -24,11 +24,13 @@ pub(super) struct Search<'a> {
     /// The chain bound's work count at which the search gives up.
     until: u64,
     /// Where each chain starts (the sources' chains first, one per source,
-    /// then two per splitter reached, in the order they are reached).
+    /// then one per exit of each fork reached, in the order they are
+    /// reached).
     starts: Vec<Landing>,
     chains: Vec<Chain>,
-    /// Per splitter: its exits' chains, once a chain reaches it.
-    children: Vec<Option<[usize; 2]>>,
+    /// Per fork: its exits' chains (the first and how many), once a chain
+    /// reaches it.
+    children: Vec<Option<(usize, usize)>>,
     found: Option<u32>,
 }
 
@@ -42,7 +44,7 @@ impl<'a> Search<'a> {
             until: cb.work.get().saturating_add(budget),
             starts: cb.starts.clone(),
             chains: Vec::new(),
-            children: vec![None; cb.splitter_exits.len()],
+            children: vec![None; cb.fork_exits.len()],
             found: None,
         }
     }
@@ -97,9 +99,9 @@ impl<'a> Search<'a> {
                 end: End::Open,
                 cost: 0,
             }),
-            Landing::Splitter(z) => options.push(Chain {
+            Landing::Fork(z) => options.push(Chain {
                 order: Vec::new(),
-                end: End::Splitter(z),
+                end: End::Fork(z),
                 cost: 0,
             }),
             Landing::Target(t) => options.push(Chain {
@@ -120,11 +122,11 @@ impl<'a> Search<'a> {
                 continue;
             }
             let opened = match ch.end {
-                End::Splitter(z) if self.children[z].is_none() => {
-                    let k = self.starts.len();
-                    self.children[z] = Some([k, k + 1]);
-                    self.starts.extend(self.cb.splitter_exits[z]);
-                    Some(z)
+                End::Fork(z) if self.children[z].is_none() => {
+                    let exits = &self.cb.fork_exits[z];
+                    self.children[z] = Some((self.starts.len(), exits.len()));
+                    self.starts.extend(exits.iter().copied());
+                    Some((z, exits.len()))
                 }
                 _ => None,
             };
@@ -132,9 +134,9 @@ impl<'a> Search<'a> {
             self.chains.push(ch);
             self.chain(i + 1, cost + c)?;
             self.chains.pop();
-            if let Some(z) = opened {
+            if let Some((z, exits)) = opened {
                 self.children[z] = None;
-                self.starts.truncate(self.starts.len() - 2);
+                self.starts.truncate(self.starts.len() - exits);
             }
             if self.found.is_some() {
                 return Ok(());
@@ -155,7 +157,7 @@ impl<'a> Search<'a> {
     ) -> Result<(), OutOfBudget> {
         let cb = self.cb;
         let mut ends = vec![End::Open];
-        ends.extend((0..cb.splitter_exits.len()).map(End::Splitter));
+        ends.extend((0..cb.fork_exits.len()).map(End::Fork));
         ends.extend((0..cb.targets.len()).map(End::Target));
         for end in ends {
             self.step()?;
@@ -281,7 +283,7 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Whether the topology, with both exits of every splitter taken and
+    /// Whether the topology, with every exit of every fork taken and
     /// every merge followed, brings each target an accepted donut, lets
     /// every source deliver, and lets as many sources deliver each kind as
     /// `:targets` names it (each (source, kind) pair counts once).
@@ -308,8 +310,9 @@ impl<'a> Search<'a> {
         got.iter().all(|&g| g) && kinds.iter().all(delivers) && (0..Kind::COUNT).all(enough)
     }
 
-    /// The kinds the topology lets source `s` deliver (its donuts start
-    /// plain on chain `s`), marking in `got` the targets they reach.
+    /// The kinds the topology lets source `s` deliver (its donuts start on
+    /// chain `s` with every kind it emits), marking in `got` the targets
+    /// they reach.
     fn kinds_delivered(
         &self,
         s: usize,
@@ -320,7 +323,7 @@ impl<'a> Search<'a> {
         let w = cb.waypoints.len() + 1;
         let idx = |i: usize, a: usize, k: Kind| (i * w + a) * Kind::COUNT + k.index();
         let mut seen = vec![false; self.chains.len() * w * Kind::COUNT];
-        let mut stack = vec![(s, 0usize, Kind::PLAIN)];
+        let mut stack: Vec<(usize, usize, Kind)> = cb.emits[s].iter().map(|&k| (s, 0, k)).collect();
         let mut kinds = [false; Kind::COUNT];
         while let Some((i, a, k)) = stack.pop() {
             if std::mem::replace(&mut seen[idx(i, a, k)], true) {
@@ -340,10 +343,9 @@ impl<'a> Search<'a> {
                         kinds[k.index()] = true;
                     }
                 }
-                End::Splitter(z) => {
-                    if let Some([l, r]) = self.children[z] {
-                        stack.push((l, 0, k));
-                        stack.push((r, 0, k));
+                End::Fork(z) => {
+                    if let Some((first, n)) = self.children[z] {
+                        stack.extend((first..first + n).map(|c| (c, 0, k)));
                     }
                 }
                 End::Open => stack.extend(into[i].iter().map(|&(j, a2)| (j, a2, k))),

@@ -30,7 +30,8 @@ impl Partial {
 impl Encoding {
     /// The partial assignment a real run gives: the layout's choices, `q` from the
     /// donuts seen at scans, edges active where both ends hold a donut from the
-    /// same source, and `strong` false. Auxiliary counting variables stay unset.
+    /// same source, `strong` false, and the belt counter's outputs from the
+    /// layout's belt count. Auxiliary counting variables stay unset.
     /// Every clause of the relaxation must be satisfiable from here: this is how
     /// the tests check the claim that the relaxation never cuts off a real run.
     pub fn witness(&self, layout: &Level, seen: &[Seen]) -> Vec<Option<bool>> {
@@ -65,6 +66,7 @@ impl Encoding {
                 .any(|(n, node)| node.cell == self.free[i] && on.iter().any(|o| o[n]));
             w.set(st, empty && stood);
         }
+        self.witness_belt_count(layout, &mut w);
         // R3's counters: `r[i]` is the disjunction of the first literals.
         for counter in &self.cell_once_counters {
             let mut any = false;
@@ -74,6 +76,23 @@ impl Encoding {
             }
         }
         w.val
+    }
+
+    /// The belt counter's outputs from the layout's belt count `b`: each
+    /// literal that "at most `k`" assumes holds iff `b ≤ k` (so that D1 and
+    /// D2, binary clauses with those outputs, are decided too; the
+    /// counter's inner variables stay unset).
+    fn witness_belt_count(&self, layout: &Level, w: &mut Partial) {
+        let b = self
+            .free
+            .iter()
+            .filter(|&&c| matches!(layout.tile(c), Tile::Belt(_)))
+            .count();
+        for k in 0..=self.belts_encoded_upto() {
+            for l in self.belts.at_most(k).unwrap_or_default() {
+                w.set(l, b <= k);
+            }
+        }
     }
 
     /// Per source and node, whether the run saw a donut of that source there.

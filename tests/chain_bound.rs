@@ -126,7 +126,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
     let (mut checked, mut tight, mut branching, mut several, mut preset) = (0, 0, 0, 0, 0);
-    let (mut crossing, mut copying, mut any) = (0, 0, 0);
+    let (mut crossing, mut copying, mut any, mut passing) = (0, 0, 0, 0);
     let mut case = 0;
     while checked < cases {
         case += 1;
@@ -166,12 +166,15 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if any_source(&level) {
             any += 1;
         }
+        if topper_on_a_passing_cell(&level) {
+            passing += 1;
+        }
     }
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
          minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
          {preset} preset belts, {crossing} crossovers, {copying} a teleporter with two outs, \
-         {any} an any-source"
+         {any} an any-source, {passing} a topper working on a cell donuts pass"
     );
     // The comparison must bite: the bound proves many minima, and many
     // levels branch.
@@ -197,6 +200,28 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         "{copying} of {cases} with a teleporter with two outs"
     );
     assert!(any >= cases / 20, "{any} of {cases} with an any-source");
+    assert!(
+        passing >= cases / 20,
+        "{passing} of {cases} with a topper working on a cell donuts pass"
+    );
+}
+
+/// Whether a topper of `level` works on a preset belt, a crossover, a
+/// splitter or a teleporter.
+fn topper_on_a_passing_cell(level: &Level) -> bool {
+    level.shape.cells().any(|c| match level.tile(c) {
+        Tile::Topper { dir, .. } => level.shape.step(c, dir).is_some_and(|w| {
+            matches!(
+                level.tile(w),
+                Tile::Belt(_)
+                    | Tile::Crossover
+                    | Tile::Splitter(_)
+                    | Tile::TeleIn(_)
+                    | Tile::TeleOut(..)
+            )
+        }),
+        _ => false,
+    })
 }
 
 /// Whether `level` has an any-source.
@@ -400,7 +425,7 @@ fn the_bound_allows_reduced_random_solutions() {
     let mut rng = Rng::new(seed(0x0b0d_c4a1_0002));
     let (mut checked, mut drawn, mut split, mut tight) = (0, 0, 0, 0);
     let (mut several, mut preset, mut out_of_budget) = (0, 0, 0);
-    let (mut crossing, mut copying, mut any) = (0, 0, 0);
+    let (mut crossing, mut copying, mut any, mut passing) = (0, 0, 0, 0);
     while checked < cases {
         drawn += 1;
         let (level, mut layout) = random_chain_board(&mut rng);
@@ -460,13 +485,16 @@ fn the_bound_allows_reduced_random_solutions() {
         if any_source(&level) {
             any += 1;
         }
+        if topper_on_a_passing_cell(&level) {
+            passing += 1;
+        }
         checked += 1;
     }
     eprintln!(
         "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter, \
          {several} from two sources, {preset} with preset belts, {crossing} with crossovers, \
-         {copying} with a teleporter with two outs, {any} from an any-source: the bound \
-         allowed each, and \
+         {copying} with a teleporter with two outs, {any} from an any-source, {passing} with a \
+         topper working on a cell donuts pass: the bound allowed each, and \
          proved {tight} of them minimal ({out_of_budget} more ran out of budget)"
     );
     assert!(

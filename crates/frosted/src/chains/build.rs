@@ -39,6 +39,7 @@ impl ChainBound {
         Ok(ChainBound {
             starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),
             emits: sources.iter().map(|&(_, _, kinds)| kinds).collect(),
+            passing: lander.passing_toppings(),
             moves: moves.iter().map(|m| m.map(|l| lander.point(l))).collect(),
             free: lander.free,
             back,
@@ -209,7 +210,7 @@ impl<'a> Lander<'a> {
     }
 
     /// The topped free cells, with their ways in and out; an error for two
-    /// toppers on one cell or a topper working on an entity.
+    /// toppers on one free cell or a topper working on a target.
     fn waypoints(
         &self,
         moves: &[[Landing; 4]],
@@ -244,15 +245,42 @@ impl<'a> Lander<'a> {
                         pred: back[i].clone(),
                     });
                 }
-                // Cells that never hold a donut.
-                Tile::Block
-                | Tile::Source(_)
-                | Tile::AnySource(_)
-                | Tile::Topper { .. }
-                | Tile::Bumper { .. } => {}
-                _ => return Err("a topper working on an entity".into()),
+                Tile::Target { .. } => return Err("a topper working on a target".into()),
+                // Cells that never hold a donut, and cells a donut only
+                // passes ([`Lander::passing_toppings`]).
+                _ => {}
             }
         }
         Ok(waypoints)
+    }
+
+    /// The kinds made by the toppers that work on cells a donut only passes
+    /// on its way between free cells (preset belts, crossovers, splitters,
+    /// teleporters): they cost nothing, and where a chain meets them depends
+    /// on its path, so the deliveries let every donut take any of them
+    /// anywhere (more deliveries than any run makes).
+    fn passing_toppings(&self) -> Vec<Kind> {
+        let (level, shape) = (self.level, self.level.shape);
+        let mut kinds: Vec<Kind> = shape
+            .cells()
+            .filter_map(|c| match level.tile(c) {
+                Tile::Topper { kind, dir } => shape.step(c, dir).map(|w| (kind, level.tile(w))),
+                _ => None,
+            })
+            .filter(|(_, t)| {
+                matches!(
+                    t,
+                    Tile::Belt(_)
+                        | Tile::Crossover
+                        | Tile::Splitter(_)
+                        | Tile::TeleIn(_)
+                        | Tile::TeleOut(..)
+                )
+            })
+            .map(|(kind, _)| kind)
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        kinds
     }
 }

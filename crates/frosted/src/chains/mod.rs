@@ -125,6 +125,9 @@ pub struct ChainBound {
     /// The kinds each source emits: plain, or every kind for an
     /// any-source.
     emits: Vec<&'static [Kind]>,
+    /// The kinds made by toppers working on cells a donut only passes
+    /// (preset belts, crossovers, splitters, teleporters).
+    passing: Vec<Kind>,
     /// Per kind, how many times `:targets` names it: so many sources must
     /// deliver it (each (source, kind) pair counts once).
     required: [usize; Kind::COUNT],
@@ -202,6 +205,10 @@ mod tests {
         let err = |t: &str| ChainBound::new(&parse_str(t).expect("parses")).err();
         assert_eq!(err("+> b>1 ->\n").as_deref(), Some("bumpers"));
         assert_eq!(err("#  .  ->\n").as_deref(), Some("no source"));
+        assert_eq!(
+            err("#  #  1v\n+> .  ->?\n").as_deref(),
+            Some("a topper working on a target")
+        );
     }
 
     #[test]
@@ -212,6 +219,14 @@ mod tests {
         assert_eq!(cb.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
         let cb = bound("+>  .  ->1\n");
         assert_eq!(cb.allows(10, 1_000_000), Bound::Refuted);
+    }
+
+    #[test]
+    fn a_topper_on_a_preset_belt_tops_the_donuts_that_pass() {
+        // Frosted only on the preset belt at (1,1).
+        let cb = bound("#  1v #  #\n+> >  .  ->1\n");
+        assert_eq!(cb.allows(0, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
     }
 
     #[test]

@@ -329,6 +329,12 @@ impl<'a> Search<'a> {
             if std::mem::replace(&mut seen[idx(i, a, k)], true) {
                 continue;
             }
+            // A topper on a cell the donut may pass on its way.
+            for &t in &cb.passing {
+                if t.prev() == Some(k) {
+                    stack.push((i, a, t));
+                }
+            }
             let ch = &self.chains[i];
             if let Some(&wp) = ch.order.get(a) {
                 let top = cb.waypoints[wp].kind;

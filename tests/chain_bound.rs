@@ -126,7 +126,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
     let (mut checked, mut tight, mut branching, mut several, mut preset) = (0, 0, 0, 0, 0);
-    let (mut crossing, mut copying, mut any, mut passing) = (0, 0, 0, 0);
+    let (mut crossing, mut copying, mut any, mut passing, mut double) = (0, 0, 0, 0, 0);
     let mut case = 0;
     while checked < cases {
         case += 1;
@@ -169,12 +169,16 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if topper_on_a_passing_cell(&level) {
             passing += 1;
         }
+        if two_toppers_on_one_cell(&level) {
+            double += 1;
+        }
     }
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
          minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
          {preset} preset belts, {crossing} crossovers, {copying} a teleporter with two outs, \
-         {any} an any-source, {passing} a topper working on a cell donuts pass"
+         {any} an any-source, {passing} a topper working on a cell donuts pass, {double} two \
+         toppers working on one cell"
     );
     // The comparison must bite: the bound proves many minima, and many
     // levels branch.
@@ -204,6 +208,23 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         passing >= cases / 20,
         "{passing} of {cases} with a topper working on a cell donuts pass"
     );
+    assert!(
+        double >= cases / 100,
+        "{double} of {cases} with two toppers working on one cell"
+    );
+}
+
+/// Whether two toppers of `level` work on one cell.
+fn two_toppers_on_one_cell(level: &Level) -> bool {
+    let mut worked = vec![0; level.shape.len()];
+    for c in level.shape.cells() {
+        if let Tile::Topper { dir, .. } = level.tile(c) {
+            if let Some(w) = level.shape.step(c, dir) {
+                worked[w.index()] += 1;
+            }
+        }
+    }
+    worked.iter().any(|&n| n > 1)
 }
 
 /// Whether a topper of `level` works on a preset belt, a crossover, a

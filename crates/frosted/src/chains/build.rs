@@ -209,8 +209,8 @@ impl<'a> Lander<'a> {
         back
     }
 
-    /// The topped free cells, with their ways in and out; an error for two
-    /// toppers on one free cell or a topper working on a target.
+    /// The topped free cells, with their toppers' kinds and their ways in
+    /// and out; an error for a topper working on a target.
     fn waypoints(
         &self,
         moves: &[[Landing; 4]],
@@ -230,7 +230,13 @@ impl<'a> Lander<'a> {
                 Tile::Empty => {
                     let i = self.slot[w.index()];
                     if std::mem::replace(&mut worked[i], true) {
-                        return Err("two toppers working on one cell".into());
+                        // Another topper working on the same cell.
+                        if let Some(wp) =
+                            waypoints.iter_mut().find(|wp: &&mut Waypoint| wp.cell == i)
+                        {
+                            wp.kinds.push(kind);
+                        }
+                        continue;
                     }
                     let mut succ: Vec<Landing> = moves[i]
                         .iter()
@@ -240,7 +246,7 @@ impl<'a> Lander<'a> {
                     succ.dedup();
                     waypoints.push(Waypoint {
                         cell: i,
-                        kind,
+                        kinds: vec![kind],
                         succ,
                         pred: back[i].clone(),
                     });

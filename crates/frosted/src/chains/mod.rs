@@ -86,11 +86,12 @@ pub enum Bound {
     OutOfBudget,
 }
 
-/// A topped cell: a free cell that a topper works on.
+/// A topped cell: a free cell that a topper works on (or several).
 #[derive(Clone, Debug)]
 struct Waypoint {
     cell: usize,
-    kind: Kind,
+    /// The kinds its toppers make.
+    kinds: Vec<Kind>,
     /// Where a belt on it can send a donut (not `Invalid`).
     succ: Vec<Landing>,
     /// The free cells from which a belt leads onto it.
@@ -227,6 +228,14 @@ mod tests {
         let cb = bound("#  1v #  #\n+> >  .  ->1\n");
         assert_eq!(cb.allows(0, 1_000_000), Bound::Refuted);
         assert_eq!(cb.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
+    }
+
+    #[test]
+    fn two_toppers_on_one_cell_may_both_act() {
+        // Frosting, then sprinkles, both on (1,1): a sprinkles-only target.
+        let cb = bound("#  1v #  #\n+> .  .  ->3\n#  2^ #  #\n");
+        assert_eq!(cb.allows(1, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(2, 1_000_000), Bound::Allowed { cost: 2 });
     }
 
     #[test]

@@ -337,9 +337,20 @@ impl<'a> Search<'a> {
             }
             let ch = &self.chains[i];
             if let Some(&wp) = ch.order.get(a) {
-                let top = cb.waypoints[wp].kind;
-                let k2 = if top.prev() == Some(k) { top } else { k };
-                stack.push((i, a + 1, k2));
+                match cb.waypoints[wp].kinds[..] {
+                    // One topper: it tops a donut of the kind before its
+                    // own, once (a donut that waits meets it again, as
+                    // its own kind).
+                    [top] => {
+                        let k2 = if top.prev() == Some(k) { top } else { k };
+                        stack.push((i, a + 1, k2));
+                    }
+                    // Several: they may act in turn, as often as the donut
+                    // waits there; every kind they can make is followed.
+                    ref tops => {
+                        stack.extend(topped(k, tops).into_iter().map(|k2| (i, a + 1, k2)));
+                    }
+                }
                 continue;
             }
             match ch.end {
@@ -359,4 +370,20 @@ impl<'a> Search<'a> {
         }
         kinds
     }
+}
+
+/// `k` and every kind the toppers making `tops` can turn it into, acting
+/// in any order, any number of times.
+fn topped(k: Kind, tops: &[Kind]) -> Vec<Kind> {
+    let mut out = vec![k];
+    let mut j = 0;
+    while let Some(&x) = out.get(j) {
+        for &t in tops {
+            if t.prev() == Some(x) && !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        j += 1;
+    }
+    out
 }

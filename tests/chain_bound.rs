@@ -125,8 +125,8 @@ fn random_chain_level(rng: &mut Rng, max_free: usize) -> Level {
 fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
-    let (mut checked, mut tight, mut branching, mut several, mut preset) = (0, 0, 0, 0, 0);
-    let (mut crossing, mut copying, mut any, mut passing, mut double) = (0, 0, 0, 0, 0);
+    let (mut checked, mut tight, mut branching) = (0, 0, 0);
+    let mut seen = Mechanics::default();
     let mut case = 0;
     while checked < cases {
         case += 1;
@@ -151,28 +151,17 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if level.tiles.iter().any(|t| matches!(t, Tile::Splitter(_))) {
             branching += 1;
         }
-        if level.sources().count() > 1 {
-            several += 1;
-        }
-        if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
-            preset += 1;
-        }
-        if level.tiles.contains(&Tile::Crossover) {
-            crossing += 1;
-        }
-        if several_outs(&level) {
-            copying += 1;
-        }
-        if any_source(&level) {
-            any += 1;
-        }
-        if topper_on_a_passing_cell(&level) {
-            passing += 1;
-        }
-        if two_toppers_on_one_cell(&level) {
-            double += 1;
-        }
+        seen.count(&level);
     }
+    let Mechanics {
+        several,
+        preset,
+        crossing,
+        copying,
+        any,
+        passing,
+        double,
+    } = seen;
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
          minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
@@ -214,6 +203,33 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     );
 }
 
+/// How many of the levels checked have each mechanic of the bound's class,
+/// so that the tests can insist that each one is covered.
+#[derive(Default)]
+struct Mechanics {
+    several: usize,
+    preset: usize,
+    crossing: usize,
+    copying: usize,
+    any: usize,
+    passing: usize,
+    double: usize,
+}
+
+impl Mechanics {
+    /// Counts the mechanics of `level`.
+    fn count(&mut self, level: &Level) {
+        let has = |f: fn(&Tile) -> bool| level.tiles.iter().any(f);
+        self.several += usize::from(level.sources().count() > 1);
+        self.preset += usize::from(has(|t| matches!(t, Tile::Belt(_))));
+        self.crossing += usize::from(has(|t| *t == Tile::Crossover));
+        self.copying += usize::from(several_outs(level));
+        self.any += usize::from(has(|t| matches!(t, Tile::AnySource(_))));
+        self.passing += usize::from(topper_on_a_passing_cell(level));
+        self.double += usize::from(two_toppers_on_one_cell(level));
+    }
+}
+
 /// Whether two toppers of `level` work on one cell.
 fn two_toppers_on_one_cell(level: &Level) -> bool {
     let mut worked = vec![0; level.shape.len()];
@@ -243,11 +259,6 @@ fn topper_on_a_passing_cell(level: &Level) -> bool {
         }),
         _ => false,
     })
-}
-
-/// Whether `level` has an any-source.
-fn any_source(level: &Level) -> bool {
-    level.tiles.iter().any(|t| matches!(t, Tile::AnySource(_)))
 }
 
 /// Whether some teleporter channel of `level` has several outs.
@@ -445,8 +456,8 @@ fn the_bound_allows_reduced_random_solutions() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0x0b0d_c4a1_0002));
     let (mut checked, mut drawn, mut split, mut tight) = (0, 0, 0, 0);
-    let (mut several, mut preset, mut out_of_budget) = (0, 0, 0);
-    let (mut crossing, mut copying, mut any, mut passing) = (0, 0, 0, 0);
+    let mut out_of_budget = 0;
+    let mut seen = Mechanics::default();
     while checked < cases {
         drawn += 1;
         let (level, mut layout) = random_chain_board(&mut rng);
@@ -491,26 +502,18 @@ fn the_bound_allows_reduced_random_solutions() {
         if n > 0 && cb.allows(n - 1, BUDGET) == Bound::Refuted {
             tight += 1;
         }
-        if level.sources().count() > 1 {
-            several += 1;
-        }
-        if level.tiles.iter().any(|t| matches!(t, Tile::Belt(_))) {
-            preset += 1;
-        }
-        if level.tiles.contains(&Tile::Crossover) {
-            crossing += 1;
-        }
-        if several_outs(&level) {
-            copying += 1;
-        }
-        if any_source(&level) {
-            any += 1;
-        }
-        if topper_on_a_passing_cell(&level) {
-            passing += 1;
-        }
+        seen.count(&level);
         checked += 1;
     }
+    let Mechanics {
+        several,
+        preset,
+        crossing,
+        copying,
+        any,
+        passing,
+        ..
+    } = seen;
     eprintln!(
         "{checked} reduced random solutions ({drawn} boards drawn), {split} through a splitter, \
          {several} from two sources, {preset} with preset belts, {crossing} with crossovers, \

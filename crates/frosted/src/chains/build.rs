@@ -88,16 +88,6 @@ struct Lander<'a> {
     targets: Vec<CellId>,
 }
 
-/// Whether a donut on `c` may go several ways: a splitter, or a teleporter
-/// in with several outs.
-fn is_fork(level: &Level, c: CellId) -> bool {
-    match level.tile(c) {
-        Tile::Splitter(_) => true,
-        Tile::TeleIn(ch) => level.tele_outs(ch).nth(1).is_some(),
-        _ => false,
-    }
-}
-
 impl<'a> Lander<'a> {
     fn new(level: &'a Level) -> Lander<'a> {
         let shape = level.shape;
@@ -109,9 +99,10 @@ impl<'a> Lander<'a> {
         let splitters = shape
             .cells()
             .filter(|&c| matches!(level.tile(c), Tile::Splitter(_)));
-        let teleporters = shape
-            .cells()
-            .filter(|&c| matches!(level.tile(c), Tile::TeleIn(_)) && is_fork(level, c));
+        // Teleporters in with several outs.
+        let teleporters = shape.cells().filter(
+            |&c| matches!(level.tile(c), Tile::TeleIn(ch) if level.tele_outs(ch).nth(1).is_some()),
+        );
         let forks: Vec<CellId> = splitters.chain(teleporters).collect();
         let targets: Vec<CellId> = level.targets().collect();
         Lander {
@@ -157,9 +148,6 @@ impl<'a> Lander<'a> {
                 Tile::Splitter(f) if f == d => {
                     return Landing::Fork(index_of(&self.forks, to).unwrap_or(0))
                 }
-                Tile::TeleIn(_) if is_fork(level, to) => {
-                    return Landing::Fork(index_of(&self.forks, to).unwrap_or(0))
-                }
                 Tile::Target { dir, .. } if dir == d => {
                     return Landing::Target(index_of(&self.targets, to).unwrap_or(0))
                 }
@@ -168,12 +156,15 @@ impl<'a> Lander<'a> {
                 // came in.
                 Tile::Belt(bd) => (from, d) = (to, bd),
                 Tile::Crossover => from = to,
-                Tile::TeleIn(ch) => match level.tele_outs(ch).next() {
-                    Some(out) => match level.tile(out) {
+                // A teleporter with several outs is a fork; one with a
+                // single out sends the donut on from there.
+                Tile::TeleIn(ch) => match (index_of(&self.forks, to), level.tele_outs(ch).next()) {
+                    (Some(z), _) => return Landing::Fork(z),
+                    (None, Some(out)) => match level.tile(out) {
                         Tile::TeleOut(_, od) => (from, d) = (out, od),
                         _ => return Landing::Invalid,
                     },
-                    None => return Landing::Invalid,
+                    (None, None) => return Landing::Invalid,
                 },
                 _ => return Landing::Invalid,
             }

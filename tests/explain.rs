@@ -15,12 +15,13 @@ use common::tiny::{layouts, random_level, Rng};
 use freshly_frosted::puzzle::solve_learning;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement,
+    Requirement, Watch,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
 use frosted::level::{Accepts, Level, Tile};
 use frosted::sim::simulate;
+use std::sync::Arc;
 
 /// A tiny random level, with more variety in what targets accept and in
 /// `:targets` than `random_level` gives, so that the arguments have
@@ -120,18 +121,20 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
 /// solve learned (one varisat), and after a solve, from what it learned
 /// (one varisat, and two racing CaDiCaL copies).
 fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
-    let opts = |solver, threads| ExplainOptions {
+    let opts = |solver, threads, watch| ExplainOptions {
         encode: Default::default(),
         solver,
         threads,
         max_belts: None,
         timeout: None,
         search: true,
+        watch,
     };
-    let mut out = vec![(
-        "alone",
-        explain(level, &opts(SolverChoice::Varisat, 1)).expect("explain runs"),
-    )];
+    let watch = Arc::new(Watch::default());
+    let alone =
+        explain(level, &opts(SolverChoice::Varisat, 1, Some(watch.clone()))).expect("explain runs");
+    shows_the_final_counts(&watch, &alone);
+    let mut out = vec![("alone", alone)];
     for (name, solver, threads) in [
         ("after a solve", SolverChoice::Varisat, 1),
         ("after a solve, racing", SolverChoice::Cadical, 2),
@@ -145,10 +148,25 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
             solve_learning(level, &solve_opts, &Default::default(), &mut |_| {})
                 .expect("solve runs");
         assert_eq!(report.status, cegar::Status::Unsolvable, "{name}:\n{level}");
-        let e = explain_after(level, &opts(solver, threads), &learned).expect("explain runs");
+        let e = explain_after(level, &opts(solver, threads, None), &learned).expect("explain runs");
         out.push((name, e));
     }
     out
+}
+
+/// The watch (what progress lines read) holds the explanation's counts at
+/// its last SAT call, which are its final counts: that call answered.
+fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
+    let r = watch.read();
+    if e.calls == 0 {
+        assert_eq!(r.calls, 0, "no SAT call, nothing shown");
+        return;
+    }
+    assert_eq!(
+        (r.questions, r.calls, r.counterexamples),
+        (e.questions, e.calls, e.counterexamples),
+        "the watch's last reading"
+    );
 }
 
 #[test]

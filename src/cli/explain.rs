@@ -3,10 +3,11 @@
 //! of `solve`, the core of requirements and the near-solutions
 //! (`freshly_frosted::explain`), in words on stderr or in `--json`.
 
+use super::solve::PROGRESS_EVERY;
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::explain::{
     explain, explain_after, level_check, Argument, ExplainOptions, Explanation, Learned, Near,
-    Requirement,
+    Reading, Requirement,
 };
 use crate::grid::CellId;
 use crate::level::Level;
@@ -14,6 +15,8 @@ use freshly_frosted::requirement::count_of;
 use itertools::Itertools;
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -59,6 +62,53 @@ pub fn explanation(
         Some(learned) => explain_after(level, opts, learned),
         None => explain(level, opts),
     }
+}
+
+/// Runs `work` (an explanation with `opts`) while another thread prints a
+/// progress line every [`PROGRESS_EVERY`] from `opts.watch`: how long it
+/// has run, the question it is on and its counts.
+pub fn with_progress_lines<T>(opts: &ExplainOptions, work: impl FnOnce() -> T) -> T {
+    let Some(watch) = opts.watch.clone() else {
+        return work();
+    };
+    let done = AtomicBool::new(false);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let (mut printed, mut first) = (start, true);
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if printed.elapsed() >= PROGRESS_EVERY && !done.load(Ordering::Relaxed) {
+                    printed = Instant::now();
+                    note!("{}", progress_line(start.elapsed(), watch.read(), first));
+                    first = false;
+                }
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+/// One progress line of an explanation (`progress:` like the solve's, so
+/// that scripts and the tests treat both alike); the `first` one says that
+/// the verdict is in and how to cut the explanation short.
+fn progress_line(elapsed: Duration, r: Reading, first: bool) -> String {
+    let hint = match first {
+        true => {
+            " (the level is proved unsolvable; --explain-timeout caps this, --no-explain skips it)"
+        }
+        false => "",
+    };
+    format!(
+        "progress: explaining for {:.1}s, question {} ({} requirements), {} SAT calls, {} rejected layouts{hint}",
+        elapsed.as_secs_f64(),
+        r.questions,
+        r.asking,
+        r.calls,
+        r.counterexamples
+    )
 }
 
 fn cell(level: &Level, c: CellId) -> Value {

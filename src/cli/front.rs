@@ -10,7 +10,7 @@ use crate::level::Level;
 use cegar::record::Recording;
 use cegar::{Event, Nouns};
 use cosmic_express::Track;
-use freshly_frosted::explain::Learned;
+use freshly_frosted::explain::{Learned, Watch};
 use freshly_frosted::puzzle::solve_learning;
 use serde_json::Value;
 use std::path::Path;
@@ -151,6 +151,7 @@ impl Front for Frosted {
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
             timeout,
+            watch: Some(Arc::new(Watch::default())),
         };
         let learned = self.1.as_ref().map(|slot| {
             std::mem::replace(
@@ -158,7 +159,9 @@ impl Front for Frosted {
                 Learned::new(&self.0, None),
             )
         });
-        let e = super::explain::explanation(&self.0, &opts, learned.as_ref());
+        let e = super::explain::with_progress_lines(&opts, || {
+            super::explain::explanation(&self.0, &opts, learned.as_ref())
+        });
         Some(e.map(|e| {
             (
                 super::explain::explanation_json(&self.0, &e),

@@ -177,6 +177,14 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
         CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
     })?;
     let (report, recording) = solve_with_hard_timeout(front, &settings)?;
+    // The summary comes first, so that the verdict is not kept waiting
+    // for its explanation.
+    if !a.json {
+        if let Some(c) = &report.candidate {
+            out(&front.text(c))?;
+        }
+        note!("{}", summary::<F>(&report));
+    }
     // With --no-explain, the level check's sentences only (a proof may
     // rest on them).
     let explained = match report.status == cegar::Status::Unsolvable {
@@ -193,14 +201,8 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
             map.extend(fields.iter().map(|(k, v)| (k.to_string(), v.clone())));
         }
         out_json(&json)?;
-    } else {
-        if let Some(c) = &report.candidate {
-            out(&front.text(c))?;
-        }
-        note!("{}", summary::<F>(&report));
-        if let Some((_, text)) = explained.as_ref().filter(|(_, t)| !t.is_empty()) {
-            note!("{text}");
-        }
+    } else if let Some((_, text)) = explained.as_ref().filter(|(_, t)| !t.is_empty()) {
+        note!("{text}");
     }
     if let Some(dir) = &a.certificate {
         note!("{}", front.certificate(&settings, &report, recording, dir)?);
@@ -232,7 +234,7 @@ fn write_pictures<F: Front>(front: &F, report: &Report<F>, a: &Args) -> Result<(
 
 /// How often a progress line is printed, at the least: between SAT calls, and
 /// during a long one (which says how long it has been running).
-const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+pub(super) const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// How often the wait for the solve loop looks for a Ctrl-C or SIGTERM.
 const INTERRUPT_CHECK: Duration = Duration::from_millis(100);

@@ -136,7 +136,15 @@ fn progress_lines_during_a_long_sat_call() {
     let solver = format!("cmd:{}", script.display());
     let out = run_in(
         &dir,
-        &["solve", "--solver", &solver, "--threads", "1", "level.txt"],
+        &[
+            "solve",
+            "--solver",
+            &solver,
+            "--threads",
+            "1",
+            "--no-explain",
+            "level.txt",
+        ],
     );
     assert!(out.starts_with("exit: 1"), "{out}");
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("progress:")).collect();
@@ -148,6 +156,59 @@ fn progress_lines_during_a_long_sat_call() {
         lines
             .iter()
             .all(|l| l.contains("SAT call running for") && l.contains("best none")),
+        "{out}"
+    );
+}
+
+/// The explanation after an `unsolvable` verdict gets progress lines too:
+/// the first says the verdict is in and how to cut it short. The "solver"
+/// answers UNSAT after three seconds, so the solve proves the level
+/// unsolvable and each question of the explanation takes as long.
+#[cfg(unix)]
+#[test]
+fn progress_lines_while_explaining() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch(
+        "progress_explaining",
+        &[
+            ("slow.sh", b"#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\n"),
+            ("level.txt", b"+>  .   ->\n"),
+        ],
+    );
+    let script = dir.join("slow.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("make the script executable");
+    let solver = format!("cmd:{}", script.display());
+    let args = [
+        "solve",
+        "--solver",
+        &solver,
+        "--threads",
+        "1",
+        "--no-chain-bound",
+        "--explain-timeout",
+        "3",
+        "level.txt",
+    ];
+    let out = run_in(&dir, &args);
+    assert!(out.starts_with("exit: 1"), "{out}");
+    assert!(out.contains("status: unsolvable"), "{out}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("progress: explaining for"))
+        .collect();
+    assert!(
+        !lines.is_empty(),
+        "no explaining line in three seconds:\n{out}"
+    );
+    assert!(
+        lines[0].contains("the level is proved unsolvable") && lines[0].contains("--no-explain"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("question") && l.contains("SAT calls")),
         "{out}"
     );
 }

@@ -21,7 +21,51 @@ pub use plain::{level_check, Argument};
 use crate::encode::EncodeOptions;
 use crate::level::Level;
 use cegar::sat::SolverChoice;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// How far an explanation has got, updated at every SAT call, so that
+/// another thread can print progress lines while it runs.
+#[derive(Debug, Default)]
+pub struct Watch {
+    questions: AtomicUsize,
+    asking: AtomicUsize,
+    calls: AtomicUsize,
+    counterexamples: AtomicUsize,
+}
+
+/// A reading of a [`Watch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// Questions asked so far (the last one is running).
+    pub questions: usize,
+    /// How many requirements the running question holds.
+    pub asking: usize,
+    pub calls: usize,
+    pub counterexamples: usize,
+}
+
+impl Watch {
+    /// Records the counts at the start of a SAT call.
+    fn publish(&self, r: Reading) {
+        self.questions.store(r.questions, Ordering::Relaxed);
+        self.asking.store(r.asking, Ordering::Relaxed);
+        self.calls.store(r.calls, Ordering::Relaxed);
+        self.counterexamples
+            .store(r.counterexamples, Ordering::Relaxed);
+    }
+
+    /// The counts at the start of the last SAT call.
+    pub fn read(&self) -> Reading {
+        Reading {
+            questions: self.questions.load(Ordering::Relaxed),
+            asking: self.asking.load(Ordering::Relaxed),
+            calls: self.calls.load(Ordering::Relaxed),
+            counterexamples: self.counterexamples.load(Ordering::Relaxed),
+        }
+    }
+}
 
 /// How to look for an explanation.
 #[derive(Clone, Debug)]
@@ -36,6 +80,8 @@ pub struct ExplainOptions {
     pub timeout: Option<Duration>,
     /// Look for a core and near-solutions; without, the level check only.
     pub search: bool,
+    /// Where the explanation shows how far it has got (for progress lines).
+    pub watch: Option<Arc<Watch>>,
 }
 
 /// Why a level has no solution, as far as found.
@@ -100,6 +146,7 @@ fn explain_with(
         opts.max_belts,
         deadline,
     )?;
+    oracle.watched_by(opts.watch.clone());
     let core = match learned {
         None => minimal_core(&mut oracle, &all)?,
         Some(learned) => {

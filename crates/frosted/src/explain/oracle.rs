@@ -25,6 +25,7 @@
 
 use super::learned::{Cut, Learned};
 use super::pool::Pool;
+use super::{Reading, Watch};
 use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates};
 use crate::level::Level;
 use crate::requirement::{requirements, Achieved, Requirement};
@@ -35,6 +36,7 @@ use cegar::sat::{Answer, Backend, SolverChoice};
 use cegar::solve::RACE_HEAD_START;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A layout the simulator accepted, and what its run achieved.
@@ -72,6 +74,8 @@ pub struct Oracle {
     pub questions: usize,
     pub calls: usize,
     pub counterexamples: usize,
+    /// Where the counts are shown while questions run.
+    watch: Option<Arc<Watch>>,
 }
 
 impl Oracle {
@@ -126,7 +130,13 @@ impl Oracle {
             questions: 0,
             calls: 0,
             counterexamples: 0,
+            watch: None,
         })
+    }
+
+    /// Shows the counts in `watch` at every SAT call from now on.
+    pub fn watched_by(&mut self, watch: Option<Arc<Watch>>) {
+        self.watch = watch;
     }
 
     /// The switch of `r`.
@@ -240,6 +250,14 @@ impl Oracle {
             let mut assumptions = vec![mode];
             assumptions.extend(reqs.iter().filter_map(|&r| self.switch(r)));
             self.calls += 1;
+            if let Some(w) = &self.watch {
+                w.publish(Reading {
+                    questions: self.questions,
+                    asking: reqs.len(),
+                    calls: self.calls,
+                    counterexamples: self.counterexamples,
+                });
+            }
             let n = self.vars.n_used();
             match self.backend.solve(&assumptions, n, deadline)? {
                 Answer::Unknown => return Ok(Verdict::Unknown),

@@ -15,7 +15,7 @@ use freshly_frosted::requirement::count_of;
 use itertools::Itertools;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
@@ -71,22 +71,20 @@ pub fn with_progress_lines<T>(opts: &ExplainOptions, work: impl FnOnce() -> T) -
     let Some(watch) = opts.watch.clone() else {
         return work();
     };
-    let done = AtomicBool::new(false);
+    // The printer waits on a channel that the work closes when it ends,
+    // so that it stops at once (a fast explanation is not kept waiting).
+    let (done, wait) = mpsc::channel::<()>();
     let start = Instant::now();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let (mut printed, mut first) = (start, true);
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if printed.elapsed() >= PROGRESS_EVERY && !done.load(Ordering::Relaxed) {
-                    printed = Instant::now();
-                    note!("{}", progress_line(start.elapsed(), watch.read(), first));
-                    first = false;
-                }
+        scope.spawn(move || {
+            let mut first = true;
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(PROGRESS_EVERY) {
+                note!("{}", progress_line(start.elapsed(), watch.read(), first));
+                first = false;
             }
         });
         let out = work();
-        done.store(true, Ordering::Relaxed);
+        drop(done);
         out
     })
 }

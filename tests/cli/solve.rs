@@ -116,15 +116,14 @@ fn solve_unsolvable() {
     snap!(run_in(&dir, &args), &args);
 }
 
-/// A SAT call that runs for long still gets progress lines on stderr, which
-/// say how long the call has been running. The "solver" here is a script that
-/// waits three seconds and answers UNSAT.
+/// A scratch folder `name` with `level.txt` (one belt to place) and a
+/// "solver" script that waits three seconds and answers UNSAT, and the
+/// `--solver` value that runs it.
 #[cfg(unix)]
-#[test]
-fn progress_lines_during_a_long_sat_call() {
+fn slow_unsat_solver(name: &str) -> (std::path::PathBuf, String) {
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch(
-        "progress_long_call",
+        name,
         &[
             ("slow.sh", b"#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\n"),
             ("level.txt", b"+>  .   ->\n"),
@@ -134,6 +133,16 @@ fn progress_lines_during_a_long_sat_call() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
         .expect("make the script executable");
     let solver = format!("cmd:{}", script.display());
+    (dir, solver)
+}
+
+/// A SAT call that runs for long still gets progress lines on stderr, which
+/// say how long the call has been running. The "solver" here is a script that
+/// waits three seconds and answers UNSAT.
+#[cfg(unix)]
+#[test]
+fn progress_lines_during_a_long_sat_call() {
+    let (dir, solver) = slow_unsat_solver("progress_long_call");
     let out = run_in(
         &dir,
         &[
@@ -167,18 +176,7 @@ fn progress_lines_during_a_long_sat_call() {
 #[cfg(unix)]
 #[test]
 fn progress_lines_while_explaining() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = scratch(
-        "progress_explaining",
-        &[
-            ("slow.sh", b"#!/bin/sh\nsleep 3\necho 's UNSATISFIABLE'\n"),
-            ("level.txt", b"+>  .   ->\n"),
-        ],
-    );
-    let script = dir.join("slow.sh");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
-        .expect("make the script executable");
-    let solver = format!("cmd:{}", script.display());
+    let (dir, solver) = slow_unsat_solver("progress_explaining");
     let args = [
         "solve",
         "--solver",

@@ -101,10 +101,60 @@ struct Totals {
     levels: usize,
     mixed: usize,
     optimal: usize,
+    /// How soon the levels were proved (see [`ProofTimes`]).
+    proofs: ProofTimes,
     seconds: f64,
     solved: usize,
     unknown: usize,
     unsolvable: usize,
+}
+
+/// How soon the levels were proved: `proved` levels got `optimal` or
+/// `unsolvable` (every run, with several seeds); the other levels count as
+/// never proved. `median`, `p90` and `max` are the times by which half, 90 %
+/// and all of the levels were proved (nearest rank: the `⌈p·n⌉`-th shortest
+/// time), `None` when that share was not proved within the timeout.
+#[derive(Serialize, Debug, PartialEq)]
+struct ProofTimes {
+    proved: usize,
+    median: Option<f64>,
+    p90: Option<f64>,
+    max: Option<f64>,
+}
+
+impl ProofTimes {
+    fn of(rows: &[Row]) -> ProofTimes {
+        let mut times: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.status == "optimal" || r.status == "unsolvable")
+            .map(|r| r.seconds)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        // The time by which the share `p` of all the levels was proved.
+        let by = |p: f64| {
+            let rank = (p * rows.len() as f64).ceil().max(1.0) as usize;
+            times.get(rank - 1).copied()
+        };
+        ProofTimes {
+            proved: times.len(),
+            median: by(0.5),
+            p90: by(0.9),
+            max: by(1.0),
+        }
+    }
+
+    /// `proofs: 9 of 10 levels proved (optimal or unsolvable); median 0.12s,
+    /// 90th percentile 3.40s, max not proved`.
+    fn line(&self, levels: usize) -> String {
+        let time = |t: Option<f64>| t.map_or("not proved".to_string(), |t| format!("{t:.2}s"));
+        format!(
+            "proofs: {} of {levels} levels proved (optimal or unsolvable); median {}, 90th percentile {}, max {}\n",
+            self.proved,
+            time(self.median),
+            time(self.p90),
+            time(self.max)
+        )
+    }
 }
 
 /// `bench --json`.
@@ -318,6 +368,7 @@ fn totals(rows: &[Row], interrupted: bool) -> Totals {
         levels: rows.len(),
         mixed: count("mixed"),
         optimal: count("optimal"),
+        proofs: ProofTimes::of(rows),
         seconds: rows.iter().map(|r| r.seconds).sum(),
         solved: count("solved"),
         unknown: count("unknown"),
@@ -340,6 +391,7 @@ fn totals_lines(t: &Totals, seeds: usize) -> String {
         if t.error == 1 { "" } else { "s" },
         t.seconds
     );
+    text += &t.proofs.line(t.levels);
     if seeds > 1 {
         text += &format!(
             "{} levels with mixed statuses over {seeds} seeds; seconds are medians\n",
@@ -499,7 +551,7 @@ fn run_failure(out: &std::process::Output) -> String {
 
 #[cfg(all(test, unix))]
 mod tests {
-    use super::run_failure;
+    use super::{run_failure, ProofTimes, Row};
     use std::os::unix::process::ExitStatusExt;
     use std::process::{ExitStatus, Output};
 
@@ -535,5 +587,53 @@ mod tests {
             ..output(0, "")
         };
         assert_eq!(run_failure(&killed), "frosted solve was killed by a signal");
+    }
+
+    fn row(status: &str, seconds: f64) -> Row {
+        Row {
+            belts: None,
+            best_seconds: None,
+            cells: None,
+            error: None,
+            fastest: None,
+            iterations: None,
+            level: "a.txt".into(),
+            seconds,
+            slowest: None,
+            status: status.into(),
+            statuses: None,
+        }
+    }
+
+    /// Unproved levels (solved, unknown, error, mixed) count as never
+    /// proved; the figures are nearest ranks over all the levels.
+    #[test]
+    fn proof_times_rank_every_level() {
+        let mut rows: Vec<Row> = (1..=8)
+            .map(|i| row(if i % 2 == 0 { "optimal" } else { "unsolvable" }, i as f64))
+            .collect();
+        rows.push(row("solved", 0.5));
+        rows.push(row("mixed", 0.1));
+        let t = ProofTimes::of(&rows);
+        assert_eq!(
+            t,
+            ProofTimes {
+                proved: 8,
+                median: Some(5.0),
+                p90: None,
+                max: None
+            }
+        );
+        assert_eq!(
+            t.line(rows.len()),
+            "proofs: 8 of 10 levels proved (optimal or unsolvable); median 5.00s, 90th percentile not proved, max not proved\n"
+        );
+        let all = ProofTimes::of(&rows[..8]);
+        assert_eq!(
+            (all.median, all.p90, all.max),
+            (Some(4.0), Some(8.0), Some(8.0))
+        );
+        let none = ProofTimes::of(&[]);
+        assert_eq!((none.proved, none.median), (0, None));
     }
 }

@@ -114,7 +114,11 @@ pub enum Command {
     /// Solve every level under a folder and print a table.
     ///
     /// One row per level: status, belts (cells), iterations, seconds, and when the best
-    /// layout was found ("best at"), then the totals. A level that could not be
+    /// layout was found ("best at"), then the totals, and how soon the levels
+    /// were proved (`optimal` or `unsolvable`): the times by which half, 90 %
+    /// and all of them were, or "not proved" when that share was not proved
+    /// within --timeout (`bench DIR --timeout 10` says whether every level is
+    /// proved within 10 s, and the median). A level that could not be
     /// run (a file that does not parse, a crash) gets the status `error` and a
     /// line saying why. With --json, a line per level on stderr shows progress.
     /// Levels run one at a time, each in its own `frosted solve` with the

@@ -14,6 +14,10 @@ fn bench_table() {
         .map(|l| {
             if l.starts_with("exit:") || l.starts_with("---") || l.trim().is_empty() {
                 l.to_string()
+            } else if l.starts_with("proofs:") {
+                // `proofs: N of M levels proved (...); median ..., max ...`
+                l.split_once("; ")
+                    .map_or(l.to_string(), |(a, _)| format!("{a}; [times]"))
             } else if l.starts_with("total:") || l.contains("mixed statuses") {
                 l.rsplit_once(',')
                     .map_or(l.to_string(), |(a, _)| format!("{a}, [time]"))
@@ -64,6 +68,37 @@ fn bench_seeds() {
         assert_ne!(l["status"], "error", "{l}");
     }
     assert_eq!(v["totals"]["mixed"], 0);
+    // Every level was proved (the folder's levels are small), so the
+    // figures are times, in order, and the slowest is the slowest level's.
+    let totals = &v["totals"];
+    let proofs = &totals["proofs"];
+    let proved = totals["optimal"]
+        .as_u64()
+        .zip(totals["unsolvable"].as_u64());
+    assert_eq!(
+        proofs["proved"].as_u64(),
+        proved.map(|(o, u)| o + u),
+        "{proofs}"
+    );
+    assert_eq!(
+        proofs["proved"].as_u64(),
+        Some(levels.len() as u64),
+        "{proofs}"
+    );
+    let figure = |k: &str| {
+        proofs[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{k}: {proofs}"))
+    };
+    assert!(
+        figure("median") <= figure("p90") && figure("p90") <= figure("max"),
+        "{proofs}"
+    );
+    let slowest = levels
+        .iter()
+        .filter_map(|l| l["seconds"].as_f64())
+        .fold(0.0, f64::max);
+    assert_eq!(figure("max"), slowest, "{proofs}");
     let args = ["bench", "--seeds", "0", "levels/03-targets-flag"];
     snap!(run(&args), &args);
 }
@@ -131,10 +166,17 @@ fn bench_ctrl_c_stops_after_the_level_in_hand() {
     );
     assert_eq!(run.code, Some(3), "{}{}", run.stdout, run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
-    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    assert_eq!(lines.len(), 5, "{}", run.stdout);
     assert!(lines[1].starts_with("a-slow.txt"), "{}", run.stdout);
     assert!(lines[2].starts_with("total: 1 level, "), "{}", run.stdout);
-    assert_eq!(lines[3], "interrupted after 1 of 2 levels");
+    // The level in hand timed out: nothing is proved, so neither is half.
+    assert!(
+        lines[3]
+            .starts_with("proofs: 0 of 1 levels proved (optimal or unsolvable); median not proved"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines[4], "interrupted after 1 of 2 levels");
 }
 
 /// `frosted bench DIR | head -1`: the reader goes away, and the bench ends

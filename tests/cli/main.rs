@@ -230,6 +230,10 @@ pub(crate) fn normalize(s: &str) -> String {
                     "\"proving\":",
                     "\"simulate\":",
                     "\"chain_bound\":",
+                    // bench's proof times (a number, or null: not proved).
+                    "\"median\":",
+                    "\"p90\":",
+                    "\"max\":",
                 ];
                 while let Some((i, key)) = keys
                     .iter()
@@ -239,7 +243,10 @@ pub(crate) fn normalize(s: &str) -> String {
                     out.push_str(&rest[..i + key.len()]);
                     rest = &rest[i + key.len()..];
                     let end = rest.find([',', '}']).unwrap_or(rest.len());
-                    out.push_str("[time]");
+                    out.push_str(match &rest[..end] {
+                        "null" => "null",
+                        _ => "[time]",
+                    });
                     rest = &rest[end..];
                 }
                 out.push_str(rest);

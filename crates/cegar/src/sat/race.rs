@@ -13,7 +13,8 @@
 //! finishes its call in the background (its answer is dropped) and then takes part again, with every clause it missed. Clauses are
 //! only ever added, so every member's learned clauses stay valid. Calls that end
 //! within the head start are answered by the first member alone, exactly as a
-//! single solver would, so small levels behave deterministically.
+//! single solver would, so small levels behave deterministically. The first
+//! call's head start is a tenth of the others' (see [`Race::head_start_of`]).
 //!
 //! Members differ by clause order: member 0 gets the clauses in the order the
 //! loop added them; member `i > 0` gets its first batch (the whole encoding)
@@ -122,6 +123,19 @@ impl Race {
     pub fn simplified_start(mut self, k: usize, clauses: Vec<Clause>, ext: Extension) -> Race {
         self.alt_start = Some((k, clauses, ext));
         self
+    }
+
+    /// How long call number `call` (from 1) runs alone before the idle
+    /// members join: the head start, a tenth of it for the first call. The
+    /// first call is over a solver that has learnt nothing yet, and on a
+    /// hard level it is the longest of all (a first layout over the whole
+    /// board), so the other members join it early; a small level's first
+    /// call still ends well within its head start, alone, as before.
+    fn head_start_of(&self, call: u64) -> Duration {
+        match call {
+            1 => self.head_start / 10,
+            _ => self.head_start,
+        }
     }
 
     /// Starts member `i` on the current call.
@@ -270,8 +284,9 @@ impl Backend for Race {
         let started = Instant::now();
         let first = self.idle()[0];
         self.start(first, assumptions, n_vars, deadline)?;
+        let head_start = self.head_start_of(call);
         loop {
-            let open = started.elapsed() >= self.head_start;
+            let open = started.elapsed() >= head_start;
             if open {
                 for i in self.idle() {
                     self.start(i, assumptions, n_vars, deadline)?;
@@ -282,7 +297,7 @@ impl Backend for Race {
             let wait = if open || self.idle().is_empty() {
                 None
             } else {
-                Some(self.head_start.saturating_sub(started.elapsed()))
+                Some(head_start.saturating_sub(started.elapsed()))
             };
             if let Some(d) = self.next(wait)? {
                 if d.call == call {
@@ -452,5 +467,15 @@ mod tests {
             assert_eq!(race.solve(&[!b], 2, None), Ok(Answer::Unsat));
             assert!(matches!(race.solve(&[b], 2, None), Ok(Answer::Sat(m)) if m[0] && m[1]));
         }
+    }
+
+    /// The first call is raced after a tenth of the head start, every
+    /// later one after the whole.
+    #[test]
+    fn the_first_call_is_raced_sooner() {
+        let race = Race::new(&SolverChoice::Varisat, 2, Duration::from_secs(1));
+        assert_eq!(race.head_start_of(1), Duration::from_millis(100));
+        assert_eq!(race.head_start_of(2), Duration::from_secs(1));
+        assert_eq!(race.head_start_of(40), Duration::from_secs(1));
     }
 }

@@ -155,8 +155,8 @@ impl Tally {
 
 /// Two racing copies with no head start, so that the second view (C7′ and
 /// variable elimination, `crates/cegar/src/sat/elim.rs`) answers calls too; by default it
-/// only joins calls that run over a second (the first call: a tenth of
-/// one), which tiny levels never do.
+/// only joins calls that run over a quarter of a second (the first call:
+/// a tenth), which tiny levels never do.
 /// Without the chain bound, so that every optimum is proved by SAT calls
 /// here (with the defaults, the chain bound proves many of them). The copies
 /// are CaDiCaL (the command line's default solver, on the plain encoding) and

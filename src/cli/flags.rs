@@ -34,8 +34,8 @@ pub struct SolveFlags {
     #[arg(long, default_value = "cadical", value_name = "SOLVER")]
     pub solver: String,
     /// Race N copies of the solver on their own threads, each holding the
-    /// clauses in another order: a SAT call that runs over a second (the
-    /// first call: over a tenth of a second) is answered by the first copy to
+    /// clauses in another order: a SAT call that runs over a quarter of a
+    /// second (the first call: over a tenth) is answered by the first copy to
     /// finish (the run times of one formula vary a lot with clause order).
     /// Shorter calls are answered as by one solver; 1 runs one solver,
     /// deterministically. At most 64.

@@ -14,7 +14,7 @@
 //! only ever added, so every member's learned clauses stay valid. Calls that end
 //! within the head start are answered by the first member alone, exactly as a
 //! single solver would, so small levels behave deterministically. The first
-//! call's head start is a tenth of the others' (see [`Race::head_start_of`]).
+//! call's head start is shorter (see [`Race::head_start_of`]).
 //!
 //! Members differ by clause order: member 0 gets the clauses in the order the
 //! loop added them; member `i > 0` gets its first batch (the whole encoding)
@@ -33,6 +33,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The most the first call of a race runs alone (see [`Race::head_start_of`]).
+const FIRST_CALL_HEAD_START: Duration = Duration::from_millis(100);
 
 /// One call for a member: the clauses it has not seen yet, then the solve.
 struct Job {
@@ -126,14 +129,15 @@ impl Race {
     }
 
     /// How long call number `call` (from 1) runs alone before the idle
-    /// members join: the head start, a tenth of it for the first call. The
-    /// first call is over a solver that has learnt nothing yet, and on a
-    /// hard level it is the longest of all (a first layout over the whole
-    /// board), so the other members join it early; a small level's first
-    /// call still ends well within its head start, alone, as before.
+    /// members join: the head start, at most [`FIRST_CALL_HEAD_START`] for
+    /// the first call. The first call is over a solver that has learnt
+    /// nothing yet, and on a hard level it is the longest of all (a first
+    /// layout over the whole board), so the other members join it early; a
+    /// small level's first call still ends well within its head start,
+    /// alone, as before.
     fn head_start_of(&self, call: u64) -> Duration {
         match call {
-            1 => self.head_start / 10,
+            1 => self.head_start.min(FIRST_CALL_HEAD_START),
             _ => self.head_start,
         }
     }
@@ -477,5 +481,8 @@ mod tests {
         assert_eq!(race.head_start_of(1), Duration::from_millis(100));
         assert_eq!(race.head_start_of(2), Duration::from_secs(1));
         assert_eq!(race.head_start_of(40), Duration::from_secs(1));
+        let race = Race::new(&SolverChoice::Varisat, 2, Duration::from_millis(50));
+        assert_eq!(race.head_start_of(1), Duration::from_millis(50));
+        assert_eq!(race.head_start_of(2), Duration::from_millis(50));
     }
 }

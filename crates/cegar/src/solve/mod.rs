@@ -29,8 +29,11 @@ use std::time::Duration;
 
 /// With several threads, how long a SAT call runs alone before the other
 /// solvers join it: calls shorter than this are answered exactly as by one
-/// solver.
-pub const RACE_HEAD_START: Duration = Duration::from_secs(1);
+/// solver. A quarter of a second since 2026-11-27 (a second before): the
+/// proving calls of the slow levels often take a few tenths of a second
+/// on one copy where the other would answer at once (docs/performance.md,
+/// "The race").
+pub const RACE_HEAD_START: Duration = Duration::from_millis(250);
 
 /// The work one search of the lower bound may do, in its own units (the
 /// chain bound counts cells looked at and distance lookups: its proof on

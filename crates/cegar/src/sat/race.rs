@@ -473,8 +473,9 @@ mod tests {
         }
     }
 
-    /// The first call is raced after a tenth of the head start, every
-    /// later one after the whole.
+    /// The first call is raced after the head start or
+    /// [`FIRST_CALL_HEAD_START`], whichever is shorter; every later one
+    /// after the whole head start.
     #[test]
     fn the_first_call_is_raced_sooner() {
         let race = Race::new(&SolverChoice::Varisat, 2, Duration::from_secs(1));

@@ -369,3 +369,27 @@ fn every_real_level_gets_a_verified_layout_or_a_proof() {
     }
     assert!(solved >= 60, "only {solved} real levels solved");
 }
+
+/// F3 (`encodings/README.md`): an any-source's first donut is plain, and on
+/// a route with no branch or parting it reaches the route's target with
+/// the kind the toppers give it. Here the only route ends on a frosting
+/// target with no topper on the way, so the first SAT call already has no
+/// answer (without F3 the loop needs a counterexample first); with a
+/// target that takes any donut, the same route solves the level.
+#[test]
+fn an_any_source_s_plain_first_donut_is_cut_without_a_counterexample() {
+    let opts = Options {
+        threads: 1,
+        ..Options::default()
+    };
+    let cut = parse("+>? .   ->1\n").expect("level");
+    let r = solve(&cut, &opts, &mut |_| {}).expect("solve");
+    assert_eq!(r.status, Status::Unsolvable, "{}", claim(&r));
+    assert_eq!(r.counts.counterexamples, 0);
+
+    let any = parse("+>? .   ->?\n").expect("level");
+    let r = solve(&any, &opts, &mut |_| {}).expect("solve");
+    assert_eq!(r.status, Status::Optimal, "{}", claim(&r));
+    let layout = r.candidate.expect("a layout");
+    assert!(judge(&layout).solved());
+}

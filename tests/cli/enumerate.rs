@@ -9,18 +9,23 @@ const CORNER: &[u8] = b"+>  .   .\n.   .   .\n.   .   -v\n";
 /// No way at all: the target is entered moving left, the donuts come moving right.
 const NONE: &[u8] = b"+>  .   -<\n";
 
-fn dir() -> std::path::PathBuf {
-    scratch("enumerate", &[("corner.txt", CORNER), ("none.txt", NONE)])
+/// The two levels in a scratch directory of the test's own (tests run in
+/// parallel, and one clearing a shared directory raced another writing it).
+fn dir(test: &str) -> std::path::PathBuf {
+    scratch(test, &[("corner.txt", CORNER), ("none.txt", NONE)])
 }
 
 #[test]
 fn solve_all_prints_every_minimal_layout() {
-    assert_cmd_snapshot!(&dir(), &["solve", "corner.txt", "--all", "--threads", "1"]);
+    assert_cmd_snapshot!(
+        &dir("enumerate-all"),
+        &["solve", "corner.txt", "--all", "--threads", "1"]
+    );
 }
 
 #[test]
 fn solve_count() {
-    let d = dir();
+    let d = dir("enumerate-count");
     let cases: [&[&str]; 5] = [
         &["solve", "corner.txt", "--count", "--threads", "1"],
         &[
@@ -55,7 +60,7 @@ fn solve_count() {
 
 #[test]
 fn solve_all_bad_flags() {
-    let d = dir();
+    let d = dir("enumerate-bad-flags");
     let cases: [&[&str]; 2] = [
         &["solve", "corner.txt", "--all", "--first"],
         &["solve", "corner.txt", "--count", "--limit", "0"],

@@ -85,6 +85,11 @@ fn topper_fn(level: &Level, cell: CellId) -> impl Fn(Kind) -> Kind + '_ {
     }
 }
 
+/// The kind of a donut of kind `k` once the toppers of `cell` acted on it once.
+pub(super) fn topped_once(level: &Level, cell: CellId, k: Kind) -> Kind {
+    topper_fn(level, cell)(k)
+}
+
 /// The kinds a donut arriving at `cell` with kind `k` can show there: the toppers'
 /// effect applied once, twice, ... (a donut that waits is topped again). The first
 /// entry is the kind after one application.

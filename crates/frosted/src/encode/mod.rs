@@ -10,7 +10,8 @@
 //!
 //! The parts: [`graph`] builds the move graph; one module per group of
 //! constraint families writes their clauses ([`cells`], [`flows`],
-//! [`grounding`], [`requirements`], [`routes`], [`prefix`], [`counter`]);
+//! [`grounding`], [`requirements`], [`routes`], [`first_donut`], [`prefix`],
+//! [`counter`]);
 //! [`decode`] reads models back and makes the loop's clauses; [`witness`]
 //! gives the assignment a real run makes; [`dump`] writes DIMACS.
 //! [`Encoding::new`] calls the families in a fixed order: the solver's speed
@@ -20,6 +21,7 @@ pub mod cells;
 pub mod counter;
 pub mod decode;
 pub mod dump;
+pub mod first_donut;
 pub mod flows;
 pub mod graph;
 pub mod grounding;
@@ -178,6 +180,11 @@ pub struct Encoding {
     pre_stop: KeyedVec<NodeId, bool>,
     /// The sequential counters of "a route meets each cell once" (R3).
     cell_once_counters: Vec<CellOnceCounter>,
+    /// The walks of the any-sources' first donuts (F3).
+    first_walks: Vec<first_donut::FirstWalk>,
+    /// The literals that let a first donut's walk stop (F3), with what
+    /// each says.
+    partings: Vec<(Lit, first_donut::Parting)>,
 }
 
 /// A clause collector that counts the clauses it passes on (to tell where
@@ -250,6 +257,8 @@ impl Encoding {
             pre: KeyedVec::new(),
             pre_stop: KeyedVec::new(),
             cell_once_counters: Vec::new(),
+            first_walks: Vec::new(),
+            partings: Vec::new(),
         };
         let mut col = Counted { col, added: 0 };
         enc.one_choice_per_cell(&mut col, vm); // C1
@@ -266,6 +275,7 @@ impl Encoding {
         enc.requirements_hold_under_goals(opts.requirement_switches, &infos, &mut col, vm); // C4, C5
         enc.no_idle_belts(&mut col); // C6
         enc.plain_routes_go_forward(&pushes, &infos, &mut col, vm); // F1, R0–R3
+        enc.first_donuts_walk_their_route(&pushes, &infos, &mut col, vm); // F3
         let x2 = enc.wrong_branches_apply();
         if x2 {
             enc.prefix_walks_in_lockstep(&pushes, &infos, &mut col, vm); // P1

@@ -2,6 +2,7 @@
 //! with it that the relaxation never cuts off a real run (every clause of the
 //! relaxation must be satisfiable from it).
 
+use super::first_donut::Parting;
 use super::graph::{From, Node};
 use super::{Encoding, PerSourceNode};
 use crate::level::{Level, Tile};
@@ -58,6 +59,7 @@ impl Encoding {
             }
         }
         self.witness_prefix(&chosen, &mut w);
+        self.witness_first_walks(&on, &chosen, &mut w);
         for (i, &st) in self.strand.enumerate() {
             let empty = layout.tile(self.free[i]) == Tile::Empty;
             let stood = self
@@ -158,6 +160,54 @@ impl Encoding {
         for (n, p) in self.pre.enumerate() {
             if let Some(p) = *p {
                 w.set(p, marked[n]);
+            }
+        }
+    }
+
+    /// F3: each parting literal where a seen donut shows it; `first`
+    /// along the walk the layout gives the first donut from its landing, up
+    /// to a branch or a parting that holds (the claim the tests check:
+    /// every node of it is seen).
+    fn witness_first_walks(
+        &self,
+        on: &PerSourceNode<bool>,
+        chosen: &HashSet<Lit>,
+        w: &mut Partial,
+    ) {
+        let pushes = self.level.bumper_pushes();
+        let holds = |p: Parting| {
+            self.nodes.keys().any(|m| {
+                self.shows(m, p, &pushes)
+                    && match p {
+                        Parting::Lost { .. } => on.iter().any(|o| o[m]),
+                        Parting::Bumped { source, .. } => on[source][m],
+                    }
+            })
+        };
+        for &(l, p) in &self.partings {
+            w.set(l, holds(p));
+        }
+        for walk in &self.first_walks {
+            let s = walk.source;
+            let mut marked = KeyedVec::filled(self.nodes.len(), false);
+            let mut next = Some(walk.start);
+            while let Some(n) = next.take() {
+                if std::mem::replace(&mut marked[n], true)
+                    || self.is_branch(n)
+                    || self.partings_of(s, n, &pushes).into_iter().any(holds)
+                {
+                    break;
+                }
+                next = self.out_edges[n]
+                    .iter()
+                    .map(|&e| &self.edges[e])
+                    .find(|e| e.first && e.guard.is_none_or(|g| chosen.contains(&g)))
+                    .map(|e| e.to);
+            }
+            for (n, f) in walk.first.enumerate() {
+                if let Some(f) = *f {
+                    w.set(f, marked[n]);
+                }
             }
         }
     }

@@ -153,7 +153,10 @@ impl Encoding {
             }
             let stops = self.partings_at(s, n, pushes, defs, vm);
             self.first_donut_stands_on_belts(n, f, &stops, add);
-            self.first_donut_goes_on(n, f, &stops, infos, &first, add);
+            // `first[n] ∧ label → stops ∨ ∨ first[to]` for every way on.
+            for cl in infos[n].goes_on(f, &stops, |m| first[m]) {
+                add(cl);
+            }
         }
         FirstWalk {
             source: s,
@@ -264,28 +267,6 @@ impl Encoding {
         if let Some(i) = self.free_id(self.nodes[n].cell) {
             let mut cl = vec![!f, !self.choice[i][0]];
             cl.extend(stops);
-            add(cl);
-        }
-    }
-
-    /// `first[n] ∧ label → stop ∨ ∨ first[to]` for every way on from `n`.
-    fn first_donut_goes_on(
-        &self,
-        n: NodeId,
-        f: Lit,
-        stops: &[Lit],
-        infos: &NodeInfos,
-        first: &KeyedVec<NodeId, Option<Lit>>,
-        add: &mut impl FnMut(Vec<Lit>),
-    ) {
-        for (guard, dests) in &infos[n].exits {
-            if dests.is_empty() {
-                continue;
-            }
-            let mut cl = vec![!f];
-            cl.extend(stops);
-            cl.extend(guard.map(|g| !g));
-            cl.extend(dests.iter().filter_map(|&m| first[m]));
             add(cl);
         }
     }

@@ -67,6 +67,30 @@ pub(super) struct NodeInfo {
     pub retop: Option<NodeId>,
 }
 
+impl NodeInfo {
+    /// "A donut marked by `at` goes on": for every way on that leads
+    /// somewhere, the clause `¬at ∨ escapes ∨ ¬label ∨ ∨ mark(to)` over
+    /// the nodes `to` it leads to (F1 with `q`, F3 with `first`).
+    pub fn goes_on(
+        &self,
+        at: Lit,
+        escapes: &[Lit],
+        mark: impl Fn(NodeId) -> Option<Lit>,
+    ) -> Vec<Vec<Lit>> {
+        self.exits
+            .iter()
+            .filter(|(_, dests)| !dests.is_empty())
+            .map(|(guard, dests)| {
+                let mut cl = vec![!at];
+                cl.extend(escapes);
+                cl.extend(guard.map(|g| !g));
+                cl.extend(dests.iter().filter_map(|&m| mark(m)));
+                cl
+            })
+            .collect()
+    }
+}
+
 /// The per-node facts, indexed like [`Encoding::nodes`].
 pub(super) type NodeInfos = KeyedVec<NodeId, NodeInfo>;
 

@@ -142,14 +142,7 @@ impl Encoding {
         }
         for n in self.nodes.keys() {
             let Some(qn) = self.q[s][n] else { continue };
-            for (guard, dests) in &infos[n].exits {
-                if dests.is_empty() {
-                    continue;
-                }
-                let mut cl = vec![!qn];
-                cl.extend(exempt);
-                cl.extend(guard.map(|g| !g));
-                cl.extend(dests.iter().filter_map(|&m| self.q[s][m]));
+            for cl in infos[n].goes_on(qn, exempt.as_slice(), |m| self.q[s][m]) {
                 let _ = col.add_clause(cl.into_iter().collect());
             }
         }

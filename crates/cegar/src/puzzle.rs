@@ -11,6 +11,7 @@
 use crate::report::Nouns;
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::atomic::AtomicBool;
 
 /// What the encoding tells the loop, once it is written.
 #[derive(Clone, Debug, Default)]
@@ -76,12 +77,20 @@ pub enum Bound {
     OutOfBudget,
 }
 
-/// A lower bound on the cost of every solution, proved without SAT.
-pub trait LowerBound {
+/// A lower bound on the cost of every solution, proved without SAT. It is
+/// `Send`, since the loop runs its searches on a thread of their own.
+pub trait LowerBound: Send {
     /// Its name in claims and proofs ("the chain bound").
     fn name(&self) -> &'static str;
     /// Could a solution cost at most `k`? May do `budget` units of work.
     fn allows(&self, k: usize, budget: u64) -> Bound;
+    /// [`LowerBound::allows`], giving up with `OutOfBudget` soon after
+    /// `stop` is set (the loop stops a search whose question a newer one
+    /// has made moot). By default `stop` is not looked at.
+    fn allows_unless(&self, k: usize, budget: u64, stop: &AtomicBool) -> Bound {
+        let _ = stop;
+        self.allows(k, budget)
+    }
     /// The work done so far, in the units of `budget`.
     fn work(&self) -> u64;
 }

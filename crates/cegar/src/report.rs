@@ -175,7 +175,8 @@ pub struct Times {
     pub proving: Duration,
     /// The exact checks.
     pub simulate: Duration,
-    /// The lower bound's searches.
+    /// The time the loop waited for the lower bound's searches (not those
+    /// that ran beside the SAT calls).
     pub lower_bound: Duration,
     pub total: Duration,
 }

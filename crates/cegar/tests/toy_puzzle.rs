@@ -24,6 +24,8 @@ struct Toy {
     lit: Vec<Lit>,
     counter: CostCounter,
     with_bound: bool,
+    /// The work each question to the lower bound needs (0: none).
+    bound_work: u64,
 }
 
 impl Toy {
@@ -35,6 +37,7 @@ impl Toy {
             lit: Vec::new(),
             counter: CostCounter::default(),
             with_bound,
+            bound_work: 0,
         }
     }
 
@@ -154,7 +157,11 @@ impl Puzzle for Toy {
         }
         let [s, g, t] = [b'S', b'G', b'T'].map(|b| self.find(b));
         let far = [(s, g), (g, t), (s, t)].map(|(a, b)| self.manhattan(a, b));
-        Ok(Box::new(Distance(far.into_iter().max().unwrap_or(0) + 1)))
+        Ok(Box::new(Distance {
+            fewest: far.into_iter().max().unwrap_or(0) + 1,
+            need: self.bound_work,
+            work: std::cell::Cell::new(0),
+        }))
     }
 
     fn windows(&self) -> Vec<Vec<usize>> {
@@ -173,16 +180,24 @@ impl Puzzle for Toy {
     }
 }
 
-/// Two cells `d` apart need `d + 1` lit cells to be connected.
-struct Distance(usize);
+/// Two cells `d` apart need `d + 1` lit cells to be connected: the fewest
+/// any solution has; each question takes `need` units of work.
+struct Distance {
+    fewest: usize,
+    need: u64,
+    work: std::cell::Cell<u64>,
+}
 
 impl LowerBound for Distance {
     fn name(&self) -> &'static str {
         "distance bound"
     }
 
-    fn allows(&self, k: usize, _budget: u64) -> Bound {
-        if k < self.0 {
+    fn allows(&self, k: usize, budget: u64) -> Bound {
+        self.work.set(self.work.get() + self.need.min(budget));
+        if budget < self.need {
+            Bound::OutOfBudget
+        } else if k < self.fewest {
             Bound::Refuted
         } else {
             Bound::Allowed
@@ -190,7 +205,7 @@ impl LowerBound for Distance {
     }
 
     fn work(&self) -> u64 {
-        0
+        self.work.get()
     }
 }
 
@@ -284,6 +299,45 @@ fn a_bound_below_the_optimum_is_proved_by_the_lower_bound() {
     assert_eq!(proof.by, ProofMethod::LowerBound("distance bound"));
     assert_eq!(proof.max_cost, Some(3));
     assert_eq!(r.counts.iterations, 0, "no SAT call was needed");
+}
+
+/// A lower bound that needs more work than the slice of its budget the
+/// loop waits for: with one thread the loop waits for the whole search,
+/// which proves the claim before any SAT call; with two, the search goes on
+/// beside the SAT calls once the slice runs out, and the same claim is
+/// proved (by whichever answer the loop reads first).
+#[test]
+fn a_slow_lower_bound_proves_the_same_beside_the_calls() {
+    for threads in [1, 2] {
+        let opts = Options {
+            max_cost: Some(3),
+            threads,
+            trace: true,
+            ..Options::default()
+        };
+        let mut toy = Toy::new(LEVELS[0], true);
+        // Three searches (the bounds 1, 2 and 3) fit in the budget.
+        toy.bound_work = opts.lower_bound_budget / 4;
+        let mut traces = Vec::new();
+        let r = cegar::solve(&mut toy, &opts, &mut |e| {
+            if let Event::Trace(t) = e {
+                traces.push(t);
+            }
+        })
+        .expect("the toy solves");
+        assert_eq!(r.status, Status::Unsolvable, "{threads} threads");
+        let proof = r.proof().expect("a proof");
+        assert_eq!(proof.max_cost, Some(3));
+        let ran_out = traces.iter().any(|t| t.contains("OutOfBudget"));
+        match threads {
+            1 => {
+                assert_eq!(proof.by, ProofMethod::LowerBound("distance bound"));
+                assert_eq!(r.counts.iterations, 0, "no SAT call was needed");
+                assert!(!ran_out, "one search with the whole budget: {traces:?}");
+            }
+            _ => assert!(ran_out, "the slice ran out first: {traces:?}"),
+        }
+    }
 }
 
 #[test]

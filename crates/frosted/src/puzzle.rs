@@ -14,6 +14,7 @@ use crate::sim::{End, Failure};
 use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Nouns, Puzzle};
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::atomic::AtomicBool;
 
 /// The words claims use for this puzzle.
 pub const NOUNS: Nouns = Nouns {
@@ -205,7 +206,11 @@ impl LowerBound for Chains {
     }
 
     fn allows(&self, k: usize, budget: u64) -> Bound {
-        match self.0.allows(k, budget) {
+        self.allows_unless(k, budget, &AtomicBool::new(false))
+    }
+
+    fn allows_unless(&self, k: usize, budget: u64, stop: &AtomicBool) -> Bound {
+        match self.0.allows_unless(k, budget, Some(stop)) {
             chains::Bound::Refuted => Bound::Refuted,
             chains::Bound::Allowed { .. } => Bound::Allowed,
             chains::Bound::OutOfBudget => Bound::OutOfBudget,

@@ -61,6 +61,12 @@ pub trait Backend {
     fn core(&mut self) -> Option<Vec<Lit>> {
         None
     }
+
+    /// Makes every later call stop with [`Answer::Unknown`] soon after
+    /// `flag` is set (the loop's lower bound sets it when it proves what
+    /// the call is looking for). Only a [`race::Race`] listens; another
+    /// backend may ignore it.
+    fn interrupt_on(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
 /// The backends `--solver` accepts.

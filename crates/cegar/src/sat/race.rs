@@ -77,7 +77,13 @@ pub struct Race {
     /// clauses stand in for the first `k` clauses of the log and the
     /// extension completes their models (see [`Race::simplified_start`]).
     alt_start: Option<(usize, Vec<Clause>, Extension)>,
+    /// When set, the running call stops with `Unknown` (see
+    /// [`Backend::interrupt_on`]).
+    interrupt: Option<Arc<AtomicBool>>,
 }
+
+/// How often a call that can be interrupted looks at its flag.
+const INTERRUPT_POLL: Duration = Duration::from_millis(2);
 
 impl Race {
     /// `n` members (at least one) of `solver`; a call that runs longer than
@@ -112,6 +118,7 @@ impl Race {
             core: None,
             head_start,
             alt_start: None,
+            interrupt: None,
         }
     }
 
@@ -181,6 +188,13 @@ impl Race {
         for m in self.members.iter().filter(|m| m.busy == Some(call)) {
             m.cancel.store(true, Ordering::SeqCst);
         }
+    }
+
+    /// Whether the interrupt flag is set.
+    fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst))
     }
 
     fn idle(&self) -> Vec<usize> {
@@ -303,6 +317,14 @@ impl Backend for Race {
             } else {
                 Some(head_start.saturating_sub(started.elapsed()))
             };
+            if self.interrupted() {
+                self.cancel_others(call);
+                return Ok(Answer::Unknown);
+            }
+            let wait = match self.interrupt {
+                Some(_) => Some(wait.map_or(INTERRUPT_POLL, |w| w.min(INTERRUPT_POLL))),
+                None => wait,
+            };
             if let Some(d) = self.next(wait)? {
                 if d.call == call {
                     self.cancel_others(call);
@@ -321,6 +343,10 @@ impl Backend for Race {
 
     fn core(&mut self) -> Option<Vec<Lit>> {
         self.core.clone()
+    }
+
+    fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 }
 
@@ -387,6 +413,50 @@ mod tests {
             SolverChoice::Cadical,
             SolverChoice::Varisat,
         ]));
+    }
+
+    /// The pigeonhole formula: `n + 1` pigeons in `n` holes (UNSAT, and
+    /// hard for CDCL solvers from about ten holes on).
+    fn pigeonhole(n: u32) -> Vec<Clause> {
+        let p = |i: u32, j: u32| Lit::positive(i * n + j);
+        let mut clauses: Vec<Clause> = (0..=n).map(|i| (0..n).map(|j| p(i, j)).collect()).collect();
+        for j in 0..n {
+            for a in 0..=n {
+                for b in a + 1..=n {
+                    clauses.push(Clause::from([!p(a, j), !p(b, j)]));
+                }
+            }
+        }
+        clauses
+    }
+
+    /// A race told to listen to a flag answers `Unknown` once it is set:
+    /// at once when it is set before the call, and during a long call (a
+    /// pigeonhole formula no solver finishes quickly) when another thread
+    /// sets it; after the flag is lowered, the race answers again.
+    #[test]
+    fn a_raised_flag_interrupts_the_call() {
+        let n = 12;
+        let mut race = Race::new(&SolverChoice::Cadical, 2, Duration::ZERO);
+        pigeonhole(n).iter().for_each(|cl| race.add_clause(cl));
+        let flag = Arc::new(AtomicBool::new(true));
+        race.interrupt_on(flag.clone());
+        let vars = (n + 1) * n;
+        assert_eq!(race.solve(&[], vars, None), Ok(Answer::Unknown));
+        flag.store(false, Ordering::SeqCst);
+        let raise = flag.clone();
+        let setter = thread::spawn(move || {
+            thread::sleep(Duration::from_millis(20));
+            raise.store(true, Ordering::SeqCst);
+        });
+        assert_eq!(race.solve(&[], vars, None), Ok(Answer::Unknown));
+        setter.join().expect("the setter ends");
+        flag.store(false, Ordering::SeqCst);
+        let pigeon = Lit::positive(0);
+        assert_eq!(
+            race.solve(&[pigeon, !pigeon], vars, None),
+            Ok(Answer::Unsat)
+        );
     }
 
     fn race_answers_like_one_solver(solver: &SolverChoice) {

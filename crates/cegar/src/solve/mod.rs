@@ -13,6 +13,7 @@
 //! searching is UNSAT), then proves.
 
 mod enumerate;
+mod lower;
 mod neighbourhood;
 mod run;
 mod setup;
@@ -37,11 +38,14 @@ pub const RACE_HEAD_START: Duration = Duration::from_millis(250);
 
 /// The work one search of the lower bound may do, in its own units (the
 /// chain bound counts cells looked at and distance lookups: its proof on
-/// 09-tropical-rain/11 takes under a million, and a search that runs out
-/// takes a few hundredths of a second: on levels it cannot prove, it is a
-/// tax on every solve). The
-/// loop stops asking after the first search that runs out: searches for the
-/// next bounds down seldom fare better, and each would cost as much again.
+/// 09-tropical-rain/11 takes about 1.3 million, and a search that runs out
+/// takes a few hundredths of a second). With several threads the loop
+/// waits for a quarter of it and runs the whole search again beside the
+/// SAT calls ([`lower`]), so that a search that runs out costs a quarter of
+/// the wait. The loop stops
+/// asking after the first search after a candidate that runs out: searches
+/// for the next bounds down seldom fare better, and each would cost as much
+/// again.
 pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 
 /// How to solve.

@@ -1,15 +1,18 @@
 //! The loop's state and its steps: ask, read the answer, check the candidate,
 //! refine on a failure, tighten the bound on a success, and stop at a proof.
 
+use super::lower::{Lower, Question, Reply};
 use super::neighbourhood::Neighbourhood;
 use super::{Event, Options, Origin};
-use crate::puzzle::{Bound, Check, Encoded, LowerBound, Puzzle};
+use crate::puzzle::{Bound, Check, Encoded, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
 use crate::sat::elim::Extension;
 use crate::sat::{Answer, Backend};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The solve loop's state.
@@ -31,7 +34,8 @@ pub(super) struct Loop<'a, P: Puzzle> {
     /// The second view's size at the start, and how many clauses of the
     /// first copy's formula its start stands in for.
     pub(super) second: Option<(SecondView, usize)>,
-    pub(super) lower: Option<Box<dyn LowerBound>>,
+    /// The lower bound, on its own thread (see [`super::lower`]).
+    pub(super) lower: Option<Lower>,
     /// Looking for a candidate that costs at most this.
     pub(super) bound: Option<usize>,
     pub(super) proving: bool,
@@ -153,30 +157,109 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         (self.events)(Event::Progress(&progress));
     }
 
-    /// Asks the lower bound whether a candidate costing at most `top` could
-    /// solve, under one `budget`: with the bounds `from`, `2 from`, `4 from`,
-    /// ... up to `top` (a search without a tight bound prunes little, while
-    /// one that finds a cheap way is quick), the first answer that is not a
-    /// refutation below `top`. Timed, and traced.
-    fn ask_lower(&mut self, from: usize, top: usize, budget: u64) -> Option<Bound> {
-        let lb = self.lower.as_ref()?;
-        let t = Instant::now();
-        let until = lb.work() + budget;
-        let mut k = from.max(1);
-        let answer = loop {
-            let k_now = k.min(top);
-            match lb.allows(k_now, until.saturating_sub(lb.work())) {
-                Bound::Refuted if k_now < top => k = k_now * 2,
-                answer => break answer,
-            }
+    /// Asks the lower bound whether a candidate costing at most `q.top`
+    /// could solve: first a slice of the budget while the loop waits, then,
+    /// with a second thread, the whole budget beside the SAT calls (see
+    /// [`super::lower`]); with one thread, the whole budget at once. A
+    /// search still running beside the calls is stopped first (the new
+    /// question makes it moot) and its answer read.
+    fn ask_lower(&mut self, q: Question) {
+        let beside = self.opts.threads > 1;
+        if let Some(lower) = self.lower.as_ref().filter(|l| l.busy()) {
+            lower.stop();
+            self.wait_lower();
+        }
+        if self.done {
+            return;
+        }
+        let Some(lower) = self.lower.as_mut() else {
+            return;
         };
-        let name = lb.name();
+        let first = Question {
+            budget: match beside {
+                true => q.budget / Lower::SLICE,
+                false => q.budget,
+            },
+            ..q
+        };
+        let t = Instant::now();
+        let reply = lower.ask(first);
         self.report.times.lower_bound += t.elapsed();
+        match reply {
+            None => self.retire_lower(),
+            Some(r) if beside && r.bound == Bound::OutOfBudget => {
+                self.trace_lower(&r);
+                if let Some(lower) = self.lower.as_mut() {
+                    lower.send(q);
+                }
+            }
+            Some(r) => self.on_lower(r),
+        }
+    }
+
+    /// Reads the answers of the questions searched beside the calls.
+    fn read_lower(&mut self) {
+        while let Some(r) = self.lower.as_mut().and_then(Lower::poll) {
+            self.on_lower(r);
+            if self.done {
+                return;
+            }
+        }
+    }
+
+    /// Waits for the answers of the searches beside the calls (after a call
+    /// interrupted by a refutation, or a search stopped), and reads them.
+    fn wait_lower(&mut self) {
+        let t = Instant::now();
+        while !self.done {
+            match self.lower.as_mut().and_then(Lower::wait) {
+                Some(r) => self.on_lower(r),
+                None => break,
+            }
+        }
+        self.report.times.lower_bound += t.elapsed();
+    }
+
+    /// Acts on a lower bound's answer: a refutation is a proof; a search
+    /// after a candidate that ran out of budget ends the questions (the
+    /// next bounds down seldom fare better, and each would cost as much
+    /// again).
+    fn on_lower(&mut self, r: Reply) {
+        self.trace_lower(&r);
+        let name = self.lower.as_ref().map_or("lower bound", Lower::name);
+        match r.bound {
+            Bound::Refuted if !self.done => {
+                self.proved(r.question.claim, ProofMethod::LowerBound(name));
+            }
+            Bound::OutOfBudget if r.question.after_candidate && !r.stopped => self.retire_lower(),
+            _ => {}
+        }
+    }
+
+    /// Asks the lower bound nothing more, and lets no search of it still
+    /// running interrupt a call: the backend listens to a flag nobody
+    /// raises (an enumeration goes on calling the solver after the proof).
+    fn retire_lower(&mut self) {
+        if self.lower.take().is_some() {
+            self.backend.interrupt_on(Arc::new(AtomicBool::new(false)));
+        }
+    }
+
+    /// Traces a lower bound's answer.
+    fn trace_lower(&mut self, r: &Reply) {
+        let name = self.lower.as_ref().map_or("lower bound", Lower::name);
+        let place = match (r.beside, r.stopped) {
+            (true, true) => ", beside the SAT calls, stopped",
+            (true, false) => ", beside the SAT calls",
+            (false, _) => "",
+        };
         self.trace(format!(
-            "trace: {name} at most {top}: {answer:?} in {:.3}s",
-            t.elapsed().as_secs_f64()
+            "trace: {name} at most {}: {:?} in {:.3}s (work {}{place})",
+            r.question.top,
+            r.bound,
+            r.time.as_secs_f64(),
+            r.work
         ));
-        Some(answer)
     }
 
     /// Ends the loop with a proof: nothing that costs at most `max_cost`
@@ -188,6 +271,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         };
         self.report.claim = Claim::Proved(Proof { max_cost, by });
         self.done = true;
+        self.retire_lower();
     }
 
     /// Before any SAT call: may the lower bound rule out every candidate
@@ -199,17 +283,23 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             return;
         }
         self.lower = match self.puzzle.lower_bound() {
-            Ok(lb) => Some(lb),
+            Ok(lb) => Some(Lower::new(lb)),
             Err(why) => {
                 self.trace(format!("trace: no lower bound: {why}"));
                 None
             }
         };
-        let top = self.bound.unwrap_or(self.enc.max_cost);
-        if self.ask_lower(1, top, self.opts.lower_bound_budget) == Some(Bound::Refuted) {
-            let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
-            self.proved(self.bound, ProofMethod::LowerBound(name));
+        if let Some(lower) = &self.lower {
+            self.backend.interrupt_on(lower.refuted_flag());
         }
+        let top = self.bound.unwrap_or(self.enc.max_cost);
+        self.ask_lower(Question {
+            from: 1,
+            top,
+            budget: self.opts.lower_bound_budget,
+            claim: self.bound,
+            after_candidate: false,
+        });
     }
 
     /// The assumptions of the next call.
@@ -299,8 +389,16 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// the deadline.
     pub(super) fn run(&mut self) -> Result<(), String> {
         while !self.done && self.deadline.is_none_or(|d| Instant::now() < d) {
+            self.read_lower();
+            if self.done {
+                break;
+            }
             let improving = self.neighbourhood.current().is_some();
             match self.ask()? {
+                // Interrupted by a refutation of the lower bound: read it.
+                Answer::Unknown if self.lower.as_ref().is_some_and(Lower::refuted) => {
+                    self.wait_lower()
+                }
                 Answer::Unknown => break,
                 // Not by changing this window alone: no proof of anything.
                 Answer::Unsat if improving => self.neighbourhood.next_window(),
@@ -385,16 +483,15 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             self.done = true;
             return;
         }
-        match self.ask_lower(cost - 1, cost - 1, self.opts.lower_bound_budget) {
-            Some(Bound::Refuted) => {
-                let name = self.lower.as_ref().map_or("lower bound", |lb| lb.name());
-                self.proved(Some(cost - 1), ProofMethod::LowerBound(name));
-                return;
-            }
-            // The next bounds down seldom fare better, and each would cost
-            // as much again.
-            Some(Bound::OutOfBudget) => self.lower = None,
-            _ => {}
+        self.ask_lower(Question {
+            from: cost - 1,
+            top: cost - 1,
+            budget: self.opts.lower_bound_budget,
+            claim: Some(cost - 1),
+            after_candidate: true,
+        });
+        if self.done {
+            return;
         }
         self.bound = Some(cost - 1);
         // From here on every call is a step towards the proof: a searching

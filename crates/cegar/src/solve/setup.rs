@@ -148,15 +148,17 @@ fn backend<P: Puzzle>(
     if frozen.is_empty() {
         frozen = vec![true; vars.n_used() as usize];
     }
+    let t = Instant::now();
     let (simple, ext) = eliminate(&f.second, vars.n_used(), &frozen);
     trace.push(format!(
-        "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses",
+        "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses in {:.3}s",
         f.second.len(),
         f.first.len(),
         ext.eliminated,
         vars.n_used(),
         f.second.len(),
         simple.len(),
+        t.elapsed().as_secs_f64(),
     ));
     let view = SecondView {
         own_variables: f.own_variables,

@@ -3,7 +3,7 @@
 //! cheapest way through a merge.
 
 use super::{ChainBound, End, Excl, INF};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The work of one distance lookup, in the budget's unit (a cell looked at
 /// by a distance measured): a lookup in the cache of distances takes about
@@ -28,7 +28,7 @@ impl ChainBound {
     /// Moves from free cell `a` to every point (free cells, then forks
     /// and targets), never through the cells of `excl`; backwards
     /// (`forward` false): moves from every free cell to point `a`.
-    pub(super) fn dist(&self, a: usize, excl: Excl, forward: bool) -> Rc<Vec<u32>> {
+    pub(super) fn dist(&self, a: usize, excl: Excl, forward: bool) -> Arc<Vec<u32>> {
         if let Some(d) = self.cache.borrow().get(&(a, excl, forward)) {
             return d.clone();
         }
@@ -66,7 +66,7 @@ impl ChainBound {
                 }
             }
         }
-        let d = Rc::new(dist);
+        let d = Arc::new(dist);
         self.cache
             .borrow_mut()
             .insert((a, excl, forward), d.clone());

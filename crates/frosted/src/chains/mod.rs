@@ -42,7 +42,8 @@ use crate::level::Accepts;
 use search::Search;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A distance no path reaches.
 const INF: u32 = u32::MAX / 4;
@@ -103,7 +104,7 @@ type Excl = [u32; 2];
 const NONE: u32 = u32::MAX;
 
 /// Distances already measured: per (point, exclusion set, forward).
-type DistCache = RefCell<HashMap<(usize, Excl, bool), Rc<Vec<u32>>>>;
+type DistCache = RefCell<HashMap<(usize, Excl, bool), Arc<Vec<u32>>>>;
 
 /// A level seen as chains, ready to bound.
 pub struct ChainBound {
@@ -152,6 +153,12 @@ impl ChainBound {
     /// topology already found is allowed, and one at or below a bound
     /// already refuted is refuted, without a search.
     pub fn allows(&self, k: usize, budget: u64) -> Bound {
+        self.allows_unless(k, budget, None)
+    }
+
+    /// [`ChainBound::allows`], giving up (`OutOfBudget`) soon after `stop`
+    /// is set, when given.
+    pub fn allows_unless(&self, k: usize, budget: u64, stop: Option<&AtomicBool>) -> Bound {
         let (refuted, allowed) = self.known.get();
         if let Some(cost) = allowed.filter(|&c| c <= k) {
             return Bound::Allowed { cost };
@@ -159,7 +166,7 @@ impl ChainBound {
         if refuted.is_some_and(|r| k <= r) {
             return Bound::Refuted;
         }
-        let answer = Search::new(self, k, budget).run();
+        let answer = Search::new(self, k, budget, stop).run();
         match answer {
             Bound::Allowed { cost } => self.known.set((refuted, Some(cost))),
             Bound::Refuted => self.known.set((refuted.max(Some(k)), allowed)),
@@ -279,5 +286,25 @@ mod tests {
     fn the_budget_is_kept() {
         let cb = bound(".  .  .  .  .\n+> .  1^ .  ->1\n.  .  .  .  .\n");
         assert_eq!(cb.allows(4, 1), Bound::OutOfBudget);
+    }
+
+    /// A search told to stop gives up at its first look at the flag, after
+    /// a tenth of the work of the refutation it would reach (some 480 000
+    /// units on this example level), and says nothing of the bound: asked
+    /// again without the flag, it refutes.
+    #[test]
+    fn a_raised_stop_flag_ends_the_search() {
+        let text = include_str!("../../../../levels/05-out-of-order/cherries-last.txt");
+        let stop = AtomicBool::new(true);
+        let cb = bound(text);
+        let answer = cb.allows_unless(7, u64::MAX, Some(&stop));
+        assert_eq!(answer, Bound::OutOfBudget);
+        let stopped_after = cb.work();
+        assert_eq!(cb.allows(7, u64::MAX), Bound::Refuted);
+        assert!(
+            stopped_after * 10 < cb.work(),
+            "stopped after {stopped_after} of {} units",
+            cb.work()
+        );
     }
 }

@@ -4,9 +4,13 @@
 
 use super::{Bound, ChainBound, End, Landing, INF};
 use crate::grid::Kind;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The search ran out of its budget.
+/// The search ran out of its budget (or was stopped).
 struct OutOfBudget;
+
+/// How often (in steps) the search looks at its stop flag.
+const STOP_EVERY: u64 = 64;
 
 /// One chain of a topology.
 #[derive(Clone, Debug)]
@@ -23,6 +27,10 @@ pub(super) struct Search<'a> {
     limit: u32,
     /// The chain bound's work count at which the search gives up.
     until: u64,
+    /// Set by another thread to make the search give up early.
+    stop: Option<&'a AtomicBool>,
+    /// Steps taken (the stop flag is looked at every [`STOP_EVERY`]).
+    steps: u64,
     /// Where each chain starts (the sources' chains first, one per source,
     /// then one per exit of each fork reached, in the order they are
     /// reached).
@@ -37,11 +45,18 @@ pub(super) struct Search<'a> {
 impl<'a> Search<'a> {
     /// A search for a topology of `cb` with at most `k` belts, giving up
     /// once `budget` more work is done.
-    pub(super) fn new(cb: &'a ChainBound, k: usize, budget: u64) -> Search<'a> {
+    pub(super) fn new(
+        cb: &'a ChainBound,
+        k: usize,
+        budget: u64,
+        stop: Option<&'a AtomicBool>,
+    ) -> Search<'a> {
         Search {
             cb,
             limit: u32::try_from(k).unwrap_or(INF).min(INF - 1) + 1,
             until: cb.work.get().saturating_add(budget),
+            stop,
+            steps: 0,
             starts: cb.starts.clone(),
             chains: Vec::new(),
             children: vec![None; cb.fork_exits.len()],
@@ -62,11 +77,17 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Counts one unit of work; fails once the budget is spent.
+    /// Counts one unit of work; fails once the budget is spent, or (looked
+    /// at every [`STOP_EVERY`] steps) once the stop flag is set.
     fn step(&mut self) -> Result<(), OutOfBudget> {
         let work = &self.cb.work;
         work.set(work.get() + 1);
-        if work.get() > self.until {
+        self.steps += 1;
+        let stopped = || {
+            self.steps.is_multiple_of(STOP_EVERY)
+                && self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+        };
+        if work.get() > self.until || stopped() {
             Err(OutOfBudget)
         } else {
             Ok(())

@@ -64,9 +64,9 @@ pub trait Backend {
 
     /// Makes every later call stop with [`Answer::Unknown`] soon after
     /// `flag` is set (the loop's lower bound sets it when it proves what
-    /// the call is looking for). Only a [`race::Race`] listens; another
-    /// backend may ignore it.
-    fn interrupt_on(&mut self, _flag: Arc<AtomicBool>) {}
+    /// the call is looking for); `None` stops listening. Only a
+    /// [`race::Race`] listens; another backend may ignore it.
+    fn interrupt_on(&mut self, _flag: Option<Arc<AtomicBool>>) {}
 }
 
 /// The backends `--solver` accepts.

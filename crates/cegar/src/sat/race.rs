@@ -345,8 +345,8 @@ impl Backend for Race {
         self.core.clone()
     }
 
-    fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
-        self.interrupt = Some(flag);
+    fn interrupt_on(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.interrupt = flag;
     }
 }
 
@@ -440,7 +440,7 @@ mod tests {
         let mut race = Race::new(&SolverChoice::Cadical, 2, Duration::ZERO);
         pigeonhole(n).iter().for_each(|cl| race.add_clause(cl));
         let flag = Arc::new(AtomicBool::new(true));
-        race.interrupt_on(flag.clone());
+        race.interrupt_on(Some(flag.clone()));
         let vars = (n + 1) * n;
         assert_eq!(race.solve(&[], vars, None), Ok(Answer::Unknown));
         flag.store(false, Ordering::SeqCst);

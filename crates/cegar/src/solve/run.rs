@@ -11,8 +11,6 @@ use crate::sat::elim::Extension;
 use crate::sat::{Answer, Backend};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The solve loop's state.
@@ -237,11 +235,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Asks the lower bound nothing more, and lets no search of it still
-    /// running interrupt a call: the backend listens to a flag nobody
-    /// raises (an enumeration goes on calling the solver after the proof).
+    /// running interrupt a call (an enumeration goes on calling the solver
+    /// after the proof): the backend stops listening.
     fn retire_lower(&mut self) {
         if self.lower.take().is_some() {
-            self.backend.interrupt_on(Arc::new(AtomicBool::new(false)));
+            self.backend.interrupt_on(None);
         }
     }
 
@@ -290,7 +288,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             }
         };
         if let Some(lower) = &self.lower {
-            self.backend.interrupt_on(lower.refuted_flag());
+            self.backend.interrupt_on(Some(lower.refuted_flag()));
         }
         let top = self.bound.unwrap_or(self.enc.max_cost);
         self.ask_lower(Question {

@@ -18,6 +18,9 @@
 //! literals are dropped.
 
 use rustsat::types::{Clause, Lit};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 /// Resolvents longer than this stop a variable's elimination.
 const MAX_RESOLVENT: usize = 24;
@@ -306,6 +309,82 @@ impl Db {
     }
 }
 
+/// What [`eliminate`] gives: the simplified clauses, how to extend their
+/// models, and how long it took.
+pub struct Eliminated {
+    pub clauses: Vec<Clause>,
+    pub ext: Extension,
+    pub time: Duration,
+}
+
+/// The clauses to simplify, their variables, and which are frozen.
+type Input = (Vec<Clause>, u32, Vec<bool>);
+
+fn eliminate_timed(input: &Input) -> Eliminated {
+    let t = Instant::now();
+    let (clauses, ext) = eliminate(&input.0, input.1, &input.2);
+    Eliminated {
+        clauses,
+        ext,
+        time: t.elapsed(),
+    }
+}
+
+/// Variable elimination on a thread of its own, started with the solve: the
+/// first copy's calls need none of it, and the other copies join a call only
+/// after its head start, so the first call no longer waits for it. Whoever
+/// needs the result first waits for what is left of it.
+pub struct Background {
+    input: Arc<Input>,
+    thread: Mutex<Option<JoinHandle<Eliminated>>>,
+    done: OnceLock<Eliminated>,
+}
+
+impl Background {
+    /// Starts eliminating the non-frozen variables of `clauses` (see
+    /// [`eliminate`]); when no thread can start, eliminates them here.
+    pub fn start(clauses: Vec<Clause>, n_vars: u32, frozen: Vec<bool>) -> Background {
+        let input = Arc::new((clauses, n_vars, frozen));
+        let theirs = input.clone();
+        let thread = thread::Builder::new()
+            .name("cegar-elimination".into())
+            .spawn(move || eliminate_timed(&theirs))
+            .ok();
+        let done = OnceLock::new();
+        if thread.is_none() {
+            let _ = done.set(eliminate_timed(&input));
+        }
+        Background {
+            input,
+            thread: Mutex::new(thread),
+            done,
+        }
+    }
+
+    /// The result, waiting for the thread if it is still at work.
+    pub fn wait(&self) -> &Eliminated {
+        self.done.get_or_init(|| {
+            let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+            match thread.map(JoinHandle::join) {
+                Some(Ok(done)) => done,
+                Some(Err(panic)) => std::panic::resume_unwind(panic),
+                None => eliminate_timed(&self.input),
+            }
+        })
+    }
+
+    /// The result, if the thread is done with it.
+    pub fn ready(&self) -> Option<&Eliminated> {
+        let finished = self
+            .thread
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_none_or(JoinHandle::is_finished);
+        finished.then(|| self.wait())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,5 +480,27 @@ mod tests {
             let frozen: Vec<bool> = (0..n).map(|_| next(3) == 0).collect();
             check_projection(&f, n as usize, &frozen);
         }
+    }
+
+    /// The elimination on its own thread gives what it gives here, once,
+    /// whether the result is waited for or found ready.
+    #[test]
+    fn the_background_elimination_gives_the_same_formula() {
+        let mut rng = crate::xorshift::XorShift(7);
+        let clauses: Vec<Clause> = (0..60)
+            .map(|_| {
+                (0..3)
+                    .map(|_| Lit::new(rng.below(20) as u32, rng.below(2) == 1))
+                    .collect()
+            })
+            .collect();
+        let frozen: Vec<bool> = (0..20).map(|v| v < 5).collect();
+        let (here, ext) = eliminate(&clauses, 20, &frozen);
+        let bg = Background::start(clauses.clone(), 20, frozen);
+        let done = bg.wait();
+        assert_eq!(done.clauses, here);
+        assert_eq!(done.ext.eliminated, ext.eliminated);
+        let again = bg.ready().expect("done after wait");
+        assert!(std::ptr::eq(done, again), "one result, kept");
     }
 }

@@ -24,7 +24,7 @@
 //! levels and slower on others; the race extends their models to the
 //! variables of the first member's formula before it returns them.
 
-use super::elim::Extension;
+use super::elim::Background;
 use super::{Answer, Backend, Solved, SolverChoice};
 use crate::xorshift::XorShift;
 use rustsat::types::{Clause, Lit};
@@ -73,10 +73,10 @@ pub struct Race {
     call: u64,
     core: Option<Vec<Lit>>,
     head_start: Duration,
-    /// Another start for members `i > 0`: `(k, clauses, extension)`, the
-    /// clauses stand in for the first `k` clauses of the log and the
-    /// extension completes their models (see [`Race::simplified_start`]).
-    alt_start: Option<(usize, Vec<Clause>, Extension)>,
+    /// Another start for members `i > 0`: `(k, elimination)`, the
+    /// simplified clauses stand in for the first `k` clauses of the log and
+    /// the extension completes their models (see [`Race::simplified_start`]).
+    alt_start: Option<(usize, Arc<Background>)>,
     /// When set, the running call stops with `Unknown` (see
     /// [`Backend::interrupt_on`]).
     interrupt: Option<Arc<AtomicBool>>,
@@ -122,16 +122,18 @@ impl Race {
         }
     }
 
-    /// Members `i > 0` hold `clauses` instead of the first `k` clauses
-    /// added: the encoding simplified by variable elimination, say, or
-    /// another encoding of the same thing. Their models are completed by
-    /// `ext` before the race returns them, so every answer is a model of the
-    /// log (when `clauses` is `∃X. log[..k]` for the eliminated `X`, and both
-    /// agree on the variables they share). Every clause added after the first
-    /// `k` must keep its meaning for both (for elimination: name no
-    /// eliminated variable).
-    pub fn simplified_start(mut self, k: usize, clauses: Vec<Clause>, ext: Extension) -> Race {
-        self.alt_start = Some((k, clauses, ext));
+    /// Members `i > 0` hold the clauses `elim` gives instead of the first
+    /// `k` clauses added: the encoding simplified by variable elimination,
+    /// or another encoding of the same thing simplified. Their models are
+    /// completed by its extension before the race returns them, so every
+    /// answer is a model of the log (when the clauses are `∃X. log[..k]` for
+    /// the eliminated `X`, and both agree on the variables they share). Every
+    /// clause added after the first `k` must keep its meaning for both (for
+    /// elimination: name no eliminated variable). The elimination may still
+    /// be running: a member waits for it when it first starts, after its
+    /// first call's head start.
+    pub fn simplified_start(mut self, k: usize, elim: Arc<Background>) -> Race {
+        self.alt_start = Some((k, elim));
         self
     }
 
@@ -159,8 +161,8 @@ impl Race {
     ) -> Result<(), String> {
         let m = &mut self.members[i];
         let clauses = match &self.alt_start {
-            Some((k, alt, _)) if i > 0 && m.synced == 0 => {
-                let mut c = alt.clone();
+            Some((k, elim)) if i > 0 && m.synced == 0 => {
+                let mut c = elim.wait().clauses.clone();
                 c.extend_from_slice(&self.log[(*k).min(self.log.len())..]);
                 c
             }
@@ -330,8 +332,8 @@ impl Backend for Race {
                     self.cancel_others(call);
                     self.core = d.core;
                     return match (d.answer, &self.alt_start) {
-                        (Ok(Answer::Sat(mut model)), Some((_, _, ext))) if d.member > 0 => {
-                            ext.extend(&mut model);
+                        (Ok(Answer::Sat(mut model)), Some((_, elim))) if d.member > 0 => {
+                            elim.wait().ext.extend(&mut model);
                             Ok(Answer::Sat(model))
                         }
                         (answer, _) => answer,
@@ -489,7 +491,6 @@ mod tests {
     /// satisfies all of its clauses.
     #[test]
     fn a_race_with_a_simplified_start_answers_like_one_solver() {
-        use crate::sat::elim::eliminate;
         const VARS: u64 = 30;
         const KEPT: u64 = 10;
         let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
@@ -500,12 +501,9 @@ mod tests {
                 .map(|_| (0..2 + rng.below(2)).map(|_| lit(&mut rng, VARS)).collect())
                 .collect();
             let frozen: Vec<bool> = (0..VARS).map(|v| v < KEPT).collect();
-            let (simple, ext) = eliminate(&first, VARS as u32, &frozen);
-            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO).simplified_start(
-                first.len(),
-                simple,
-                ext.clone(),
-            );
+            let elim = Arc::new(Background::start(first.clone(), VARS as u32, frozen));
+            let mut race = Race::new(&SolverChoice::Varisat, 3, Duration::ZERO)
+                .simplified_start(first.len(), elim.clone());
             let mut one = VarisatBackend::default();
             let mut clauses = first.clone();
             for cl in &first {
@@ -522,7 +520,7 @@ mod tests {
                 let n = VARS as u32;
                 check_call(&mut race, &mut one, &clauses, &assumptions, n, &mut seen);
             }
-            assert!(ext.eliminated > 0);
+            assert!(elim.wait().ext.eliminated > 0);
         }
         assert!(seen.0 > 5 && seen.1 > 5, "{seen:?} (sat, unsat)");
     }

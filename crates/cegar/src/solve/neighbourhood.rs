@@ -3,6 +3,13 @@
 //! cheaper candidate nearby before the calls over the whole instance. Its
 //! answers prove nothing; it ends after a full round of windows without an
 //! improvement.
+//!
+//! A window is skipped when a larger window that holds it has been answered
+//! UNSAT since the last improvement: freeing fewer decisions of the same
+//! candidate, under the same bound and with no fewer clauses, is a
+//! restriction of that call, so it is UNSAT too. The round after the last
+//! improvement often starts at a large window and wraps round to the small
+//! ones, which it then skips.
 
 use crate::puzzle::Decision;
 use rustsat::types::Lit;
@@ -16,6 +23,8 @@ const WINDOW_REJECTS: usize = 20;
 pub(super) struct Neighbourhood {
     /// The windows it tries (decision indices, sorted).
     windows: Vec<Vec<usize>>,
+    /// Per window: the other windows that hold all of its decisions.
+    supersets: Vec<Vec<usize>>,
     /// The search around the best candidate, while it lasts.
     around: Option<Around>,
 }
@@ -30,12 +39,24 @@ struct Around {
     failed: usize,
     /// Candidates rejected in this window.
     rejected: usize,
+    /// Per window: answered UNSAT around this candidate.
+    unsat: Vec<bool>,
 }
 
 impl Neighbourhood {
     pub(super) fn new(windows: Vec<Vec<usize>>) -> Neighbourhood {
+        let supersets = windows
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                (0..windows.len())
+                    .filter(|&j| j != i && holds_all(&windows[j], w))
+                    .collect()
+            })
+            .collect();
         Neighbourhood {
             windows,
+            supersets,
             around: None,
         }
     }
@@ -59,6 +80,7 @@ impl Neighbourhood {
             next,
             failed: 0,
             rejected: 0,
+            unsat: vec![false; self.windows.len()],
         });
         self.skip_costless_windows();
     }
@@ -85,8 +107,17 @@ impl Neighbourhood {
         }
     }
 
+    /// The current window's call was UNSAT: nothing cheaper by changing
+    /// it alone (nor any window it holds). Moves to the next one.
+    pub(super) fn unsat_window(&mut self) {
+        if let Some(a) = &mut self.around {
+            a.unsat[a.next] = true;
+        }
+        self.next_window();
+    }
+
     /// Gives up on the current window and moves to the next one.
-    pub(super) fn next_window(&mut self) {
+    fn next_window(&mut self) {
         if let Some(a) = &mut self.around {
             a.next = (a.next + 1) % self.windows.len();
             a.failed += 1;
@@ -96,17 +127,76 @@ impl Neighbourhood {
     }
 
     /// Skips windows where the best candidate pays nothing (nothing cheaper
-    /// is possible there), and ends the search after a full round without
-    /// an improvement.
+    /// is possible there) and windows held by one already answered UNSAT,
+    /// and ends the search after a full round without an improvement.
     fn skip_costless_windows(&mut self) {
         let n = self.windows.len();
         let Some(a) = &mut self.around else { return };
-        while a.failed < n && !self.windows[a.next].iter().any(|&i| a.decisions[i].costs) {
+        let fruitless = |a: &Around, w: usize| {
+            !self.windows[w].iter().any(|&i| a.decisions[i].costs)
+                || self.supersets[w].iter().any(|&j| a.unsat[j])
+        };
+        while a.failed < n && fruitless(a, a.next) {
             a.next = (a.next + 1) % n;
             a.failed += 1;
         }
         if a.failed >= n {
             self.around = None;
         }
+    }
+}
+
+/// Whether the sorted `big` holds every element of the sorted `small`.
+fn holds_all(big: &[usize], small: &[usize]) -> bool {
+    let mut rest = big.iter();
+    small.iter().all(|x| rest.any(|y| y == x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn costly(n: u32) -> Vec<Decision> {
+        (0..n)
+            .map(|v| Decision {
+                keep: Lit::positive(v),
+                costs: true,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn holds_all_compares_sorted_sets() {
+        assert!(holds_all(&[0, 1, 2, 3], &[1, 3]));
+        assert!(holds_all(&[0, 1], &[]));
+        assert!(!holds_all(&[0, 1, 3], &[1, 2]));
+        assert!(!holds_all(&[1], &[0, 1]));
+    }
+
+    /// Once the large window is UNSAT, the windows it holds are skipped,
+    /// and the round ends; a window given up after rejected candidates
+    /// proves nothing, so the windows it holds are still tried.
+    #[test]
+    fn windows_held_by_an_unsat_window_are_skipped() {
+        let windows = vec![vec![0, 1], vec![0, 1, 2, 3], vec![2, 3]];
+        let mut n = Neighbourhood::new(windows.clone());
+        n.restart(costly(4));
+        assert_eq!(n.current(), Some(0));
+        n.unsat_window();
+        assert_eq!(n.current(), Some(1));
+        n.unsat_window();
+        assert_eq!(
+            n.current(),
+            None,
+            "2 and 0 are held by 1: the round is over"
+        );
+
+        let mut n = Neighbourhood::new(windows);
+        n.restart(costly(4));
+        n.unsat_window();
+        for _ in 0..WINDOW_REJECTS {
+            n.rejected();
+        }
+        assert_eq!(n.current(), Some(2), "1 was given up, not answered UNSAT");
     }
 }

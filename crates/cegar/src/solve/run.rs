@@ -7,10 +7,11 @@ use super::{Event, Options, Origin};
 use crate::puzzle::{Bound, Check, Encoded, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
-use crate::sat::elim::Extension;
+use crate::sat::elim::Background;
 use crate::sat::{Answer, Backend};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The solve loop's state.
@@ -27,11 +28,11 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) neighbourhood: Neighbourhood,
     /// With `--dump-calls`: every clause so far, written out before each call.
     pub(super) dump: Option<CallDump>,
-    /// What variable elimination removed from the encoding (nothing without it).
-    pub(super) ext: Extension,
-    /// The second view's size at the start, and how many clauses of the
-    /// first copy's formula its start stands in for.
-    pub(super) second: Option<(SecondView, usize)>,
+    /// Per variable: elimination keeps it, so clauses and assumptions after
+    /// the encoding may name it (empty: nothing is eliminated).
+    pub(super) interface: Vec<bool>,
+    /// The racing copies' second view, simplified beside the first calls.
+    pub(super) second: Option<Second>,
     /// The lower bound, on its own thread (see [`super::lower`]).
     pub(super) lower: Option<Lower>,
     /// Looking for a candidate that costs at most this.
@@ -43,6 +44,21 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) done: bool,
     /// With [`Options::record`]: the assumptions of the last call.
     pub(super) last_call: Vec<Lit>,
+}
+
+/// The racing copies' second view: the encoding again (or another one),
+/// simplified by variable elimination on a thread of its own.
+pub(super) struct Second {
+    /// Variables only it has.
+    pub(super) own_variables: u32,
+    /// Its clauses and variables before elimination.
+    pub(super) clauses: usize,
+    pub(super) variables: u32,
+    /// How many clauses of the first copy's formula it stands in for.
+    pub(super) replaced: usize,
+    pub(super) elim: Arc<Background>,
+    /// Whether the trace has told of the elimination.
+    pub(super) traced: bool,
 }
 
 impl<'a, P: Puzzle> Loop<'a, P> {
@@ -99,13 +115,13 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Clauses and assumptions after the encoding may only name variables
-    /// that elimination kept; one that names another would make every later
-    /// answer meaningless.
+    /// that elimination keeps (the puzzle's interface); one that names another
+    /// could make every later answer meaningless.
     fn check_interface<'l>(&self, mut lits: impl Iterator<Item = &'l Lit>) -> Result<(), String> {
-        match lits.find(|l| self.ext.is_eliminated(l.var())) {
+        match lits.find(|l| self.interface.get(l.var().idx()) == Some(&false)) {
             Some(l) => Err(format!(
-                "internal error: variable {} was eliminated but is named after the \
-                 encoding (solve with --no-elimination)",
+                "internal error: variable {} is outside the interface (elimination may \
+                 remove it) but is named after the encoding (solve with --no-elimination)",
                 l.var().idx() + 1
             )),
             None => Ok(()),
@@ -115,28 +131,52 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// The variables of the first copy's formula: all but the second view's
     /// own.
     fn first_variables(&self) -> u32 {
-        let own = self.second.map_or(0, |(v, _)| v.own_variables);
+        let own = self.second.as_ref().map_or(0, |s| s.own_variables);
         self.vars.n_used() - own
     }
 
-    /// The second view's size now: its start, then every clause added after
-    /// the encoding (both copies get those).
-    fn second_view(&self) -> Option<SecondView> {
-        self.second.map(|(v, replaced)| SecondView {
-            clauses: v.clauses + self.report.counts.clauses.saturating_sub(replaced),
-            ..v
-        })
+    /// The second view's size now: its simplified start, then every clause
+    /// added after the encoding (both copies get those). `None` while it is
+    /// being simplified, unless `wait`.
+    fn second_view(&mut self, wait: bool) -> Option<SecondView> {
+        let second = self.second.as_mut()?;
+        let elim = second.elim.clone();
+        let done = match wait {
+            true => elim.wait(),
+            false => elim.ready()?,
+        };
+        let view = SecondView {
+            own_variables: second.own_variables,
+            eliminated: done.ext.eliminated,
+            clauses: done.clauses.len()
+                + self.report.counts.clauses.saturating_sub(second.replaced),
+        };
+        if !std::mem::replace(&mut second.traced, true) {
+            let line = format!(
+                "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses in {:.3}s, beside the calls",
+                second.clauses,
+                second.replaced,
+                done.ext.eliminated,
+                second.variables,
+                second.clauses,
+                done.clauses.len(),
+                done.time.as_secs_f64(),
+            );
+            self.trace(line);
+        }
+        Some(view)
     }
 
-    /// Brings the formula's counts in the report up to date.
-    fn update_counts(&mut self) {
+    /// Brings the formula's counts in the report up to date; the second
+    /// view's once it is simplified, or at once when `wait`.
+    fn update_counts(&mut self, wait: bool) {
         self.report.counts.variables = self.first_variables();
-        self.report.counts.second_view = self.second_view();
+        self.report.counts.second_view = self.second_view(wait);
     }
 
     /// Reports the counts before every SAT call, and each new best candidate.
     fn tick_progress(&mut self, improved: Option<P::Candidate>) {
-        self.update_counts();
+        self.update_counts(false);
         let elapsed = self.start.elapsed();
         let progress = Progress {
             elapsed,
@@ -399,7 +439,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 }
                 Answer::Unknown => break,
                 // Not by changing this window alone: no proof of anything.
-                Answer::Unsat if improving => self.neighbourhood.next_window(),
+                Answer::Unsat if improving => self.neighbourhood.unsat_window(),
                 Answer::Unsat => self.on_unsat(),
                 Answer::Sat(_) if self.goals < self.enc.goals.len() => self.goals += 1,
                 Answer::Sat(model) => self.on_model(&model)?,
@@ -540,7 +580,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
 
     /// The report, with the claim of a loop that stopped before it was done.
     pub(super) fn finish(mut self) -> Report<P::Candidate> {
-        self.update_counts();
+        self.update_counts(true);
         self.report.times.total = self.start.elapsed();
         if self.report.status == Status::Unknown && self.report.candidate.is_some() {
             self.report.status = Status::Solved;

@@ -3,16 +3,17 @@
 //! shuffled if asked, and the backend receives them.
 
 use super::neighbourhood::Neighbourhood;
-use super::run::Loop;
+use super::run::{Loop, Second};
 use super::{Event, Options};
 use crate::puzzle::{Encoded, Puzzle};
-use crate::report::{Report, SecondView, Times};
+use crate::report::{Report, Times};
 use crate::sat::call_dump::CallDump;
-use crate::sat::elim::{eliminate, Extension};
+use crate::sat::elim::Background;
 use crate::sat::race::{shuffle, Race};
 use crate::sat::Backend;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Clause;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The formula the first copy holds, and the other copies' view of it.
@@ -32,9 +33,8 @@ pub(super) fn start<'a, P: Puzzle>(
 ) -> Result<Loop<'a, P>, String> {
     let start = Instant::now();
     let mut vars = BasicVarManager::default();
-    let f = encode(puzzle, opts, &mut vars)?;
-    let mut trace = Vec::new();
-    let (backend, ext, second) = backend(puzzle, opts, &f, &vars, &mut trace)?;
+    let mut f = encode(puzzle, opts, &mut vars)?;
+    let (backend, interface, second) = backend(puzzle, opts, &mut f, &vars)?;
     let report = Report {
         times: Times {
             encode: start.elapsed(),
@@ -72,16 +72,13 @@ pub(super) fn start<'a, P: Puzzle>(
         start,
         neighbourhood: Neighbourhood::new(windows),
         dump,
-        ext,
-        second: second.map(|v| (v, first.len())),
+        interface,
+        second,
         proving,
         goals,
         done: false,
         last_call: Vec::new(),
     };
-    for line in trace {
-        lp.trace(line);
-    }
     for cl in &first {
         lp.add_encoding(cl);
     }
@@ -124,47 +121,39 @@ fn encode<P: Puzzle>(
     })
 }
 
-/// A backend, what variable elimination removed from its formula, and the
-/// size of its second view.
-type Built = (Box<dyn Backend>, Extension, Option<SecondView>);
+/// A backend, the variables elimination must keep (empty: no elimination),
+/// and the second view, still being simplified.
+type Built = (Box<dyn Backend>, Vec<bool>, Option<Second>);
 
 /// The backend: one solver, or a race whose copies after the first hold
-/// the second view simplified by variable elimination.
+/// the second view simplified by variable elimination. The elimination runs
+/// on a thread of its own, beside the first calls.
 fn backend<P: Puzzle>(
     puzzle: &P,
     opts: &Options,
-    f: &Formula,
+    f: &mut Formula,
     vars: &BasicVarManager,
-    trace: &mut Vec<String>,
 ) -> Result<Built, String> {
     if opts.threads <= 1 {
-        return Ok((opts.solver.build()?, Extension::default(), None));
+        return Ok((opts.solver.build()?, Vec::new(), None));
     }
     let race = Race::new(&opts.solver, opts.threads, opts.head_start);
     if !opts.eliminate {
-        return Ok((Box::new(race), Extension::default(), None));
+        return Ok((Box::new(race), Vec::new(), None));
     }
     let mut frozen = puzzle.interface();
     if frozen.is_empty() {
         frozen = vec![true; vars.n_used() as usize];
     }
-    let t = Instant::now();
-    let (simple, ext) = eliminate(&f.second, vars.n_used(), &frozen);
-    trace.push(format!(
-        "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses in {:.3}s",
-        f.second.len(),
-        f.first.len(),
-        ext.eliminated,
-        vars.n_used(),
-        f.second.len(),
-        simple.len(),
-        t.elapsed().as_secs_f64(),
-    ));
-    let view = SecondView {
+    let second = std::mem::take(&mut f.second);
+    let view = Second {
         own_variables: f.own_variables,
-        eliminated: ext.eliminated,
-        clauses: simple.len(),
+        clauses: second.len(),
+        variables: vars.n_used(),
+        replaced: f.first.len(),
+        elim: Arc::new(Background::start(second, vars.n_used(), frozen.clone())),
+        traced: false,
     };
-    let race = race.simplified_start(f.first.len(), simple, ext.clone());
-    Ok((Box::new(race), ext, Some(view)))
+    let race = race.simplified_start(f.first.len(), view.elim.clone());
+    Ok((Box::new(race), frozen, Some(view)))
 }

@@ -29,7 +29,15 @@ impl cadical::Callbacks for Stop {
     }
 }
 
-/// One CaDiCaL solver (default options).
+/// CaDiCaL's configuration: `plain`, its default options without any of its
+/// preprocessing and inprocessing (variable elimination, probing,
+/// subsumption, vivification, ...). The loop makes many short incremental
+/// calls, and the racing copies after the first already hold a formula
+/// simplified by variable elimination (`super::elim`); measured against the
+/// default options in docs/performance.md ("CaDiCaL's plain configuration").
+const CONFIG: &str = "plain";
+
+/// One CaDiCaL solver ([`CONFIG`]).
 pub struct CadicalBackend {
     solver: cadical::Solver<Stop>,
     buf: Vec<i32>,
@@ -41,7 +49,9 @@ pub struct CadicalBackend {
 impl Default for CadicalBackend {
     fn default() -> Self {
         CadicalBackend {
-            solver: cadical::Solver::new(),
+            // The configuration is a constant CaDiCaL knows; should it ever
+            // refuse it, its defaults do.
+            solver: cadical::Solver::with_config(CONFIG).unwrap_or_else(|_| cadical::Solver::new()),
             buf: Vec::new(),
             assumed: Vec::new(),
             cancel: None,
@@ -125,6 +135,14 @@ mod tests {
     use crate::sat::testing::{holds, lit};
     use crate::sat::VarisatBackend;
     use crate::xorshift::XorShift;
+
+    /// The configuration is one CaDiCaL knows (else every solver would
+    /// quietly fall back to the default options).
+    #[test]
+    fn the_configuration_is_known_to_cadical() {
+        assert!(cadical::Solver::<Stop>::with_config(CONFIG).is_ok());
+        assert!(cadical::Solver::<Stop>::with_config("no such configuration").is_err());
+    }
 
     /// Over random incremental formulas with assumptions, CaDiCaL agrees with
     /// varisat on SAT/UNSAT, its models satisfy every clause and assumption,

@@ -1,6 +1,7 @@
 //! Starting a solve: the puzzle writes its encoding, the racing copies get
-//! their second view (simplified by variable elimination), the clauses are
-//! shuffled if asked, and the backend receives them.
+//! their second view (simplified by variable elimination, on a thread of its
+//! own, while the first calls run), the clauses are shuffled if asked, and
+//! the backend receives them.
 
 use super::neighbourhood::Neighbourhood;
 use super::run::{Loop, Second};

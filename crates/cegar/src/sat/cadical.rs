@@ -17,15 +17,17 @@ use std::time::Instant;
 struct Stop {
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
+    interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Whether `flag` is there and set.
+fn raised(flag: &Option<Arc<AtomicBool>>) -> bool {
+    flag.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
 }
 
 impl cadical::Callbacks for Stop {
     fn terminate(&mut self) -> bool {
-        must_stop(self.deadline)
-            || self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
+        must_stop(self.deadline) || raised(&self.cancel) || raised(&self.interrupt)
     }
 }
 
@@ -44,6 +46,8 @@ pub struct CadicalBackend {
     /// The assumptions of the last call, for [`Backend::core`].
     assumed: Vec<Lit>,
     cancel: Option<Arc<AtomicBool>>,
+    /// See [`Backend::interrupt_on`].
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for CadicalBackend {
@@ -55,6 +59,7 @@ impl Default for CadicalBackend {
             buf: Vec::new(),
             assumed: Vec::new(),
             cancel: None,
+            interrupt: None,
         }
     }
 }
@@ -96,6 +101,7 @@ impl Backend for CadicalBackend {
         self.solver.set_callbacks(Some(Stop {
             deadline,
             cancel: self.cancel.clone(),
+            interrupt: self.interrupt.clone(),
         }));
         self.assumed = assumptions.to_vec();
         let answer = self
@@ -126,6 +132,10 @@ impl Backend for CadicalBackend {
             .collect();
         self.assumed = assumed;
         Some(core)
+    }
+
+    fn interrupt_on(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.interrupt = flag;
     }
 }
 

@@ -64,8 +64,8 @@ pub trait Backend {
 
     /// Makes every later call stop with [`Answer::Unknown`] soon after
     /// `flag` is set (the loop's lower bound sets it when it proves what
-    /// the call is looking for); `None` stops listening. Only a
-    /// [`race::Race`] listens; another backend may ignore it.
+    /// the call is looking for); `None` stops listening. A
+    /// [`race::Race`] and CaDiCaL listen; another backend may ignore it.
     fn interrupt_on(&mut self, _flag: Option<Arc<AtomicBool>>) {}
 }
 

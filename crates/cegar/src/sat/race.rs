@@ -1,34 +1,43 @@
-//! Racing solvers: one incremental formula held by several solvers, each on its
-//! own thread, and each call answered by whichever finishes first.
+//! Racing solvers: one incremental formula held by several solvers, and
+//! each call answered by whichever finishes first.
 //!
 //! CDCL run times on one formula vary a lot with the order of its clauses (on
 //! 09-tropical-rain/07 the proof took from 30 s to 84 s over three orders), and
 //! varisat cannot be interrupted, so a portfolio is the way to cut the long
 //! tail. A [`Race`] is itself a [`Backend`]: the loop sees one solver.
 //!
-//! How a call runs: it goes to one idle member first. If no answer comes within
-//! the *head start*, every other idle member starts on it too, each having caught
-//! up on the clauses added since its last call; the first answer wins. A loser
-//! that can be interrupted (CaDiCaL) is stopped; one that cannot (varisat)
-//! finishes its call in the background (its answer is dropped) and then takes part again, with every clause it missed. Clauses are
-//! only ever added, so every member's learned clauses stay valid. Calls that end
-//! within the head start are answered by the first member alone, exactly as a
-//! single solver would, so small levels behave deterministically. The first
-//! call's head start is shorter (see [`Race::head_start_of`]).
+//! How a call runs: the first member, the *leader*, starts on it at once. If
+//! no answer comes within the *head start*, every other member joins; the
+//! first answer wins. A loser that can be interrupted (CaDiCaL) is stopped;
+//! one that cannot (varisat) finishes its call in the background (its answer
+//! is dropped) and then takes part again. Every member is sent each call,
+//! with the clauses added since, as it starts; it waits on its own thread
+//! until the head start is over (or a newer call comes), and only then adds
+//! every clause it has not seen and joins. Clauses are only ever added, so
+//! every member's learned clauses stay valid. Calls that end within
+//! the head start are answered by the leader alone, exactly as a single
+//! solver would, so small levels behave deterministically. The first call's
+//! head start is shorter (see [`Race::head_start_of`]).
 //!
-//! Members differ by clause order: member 0 gets the clauses in the order the
-//! loop added them; member `i > 0` gets its first batch (the whole encoding)
-//! shuffled with seed `i`. With [`Race::simplified_start`], members `i > 0`
-//! hold another start instead (the loop gives them another encoding of the
-//! same problem, simplified by variable elimination), which is faster on some
-//! levels and slower on others; the race extends their models to the
-//! variables of the first member's formula before it returns them.
+//! When the leader is CaDiCaL it runs on the caller's thread, so a short
+//! call costs no hand-over between threads (most calls of a solve are
+//! short); a member that answers first stops it through its cancel flag.
+//! Another leader (varisat cannot be stopped) runs on a thread of its own,
+//! like the other members.
+//!
+//! Members differ by clause order: the leader gets the clauses in the order
+//! the loop added them; member `i > 0` gets its first batch (the whole
+//! encoding) shuffled with seed `i`. With [`Race::simplified_start`], members
+//! `i > 0` hold another start instead (the loop gives them another encoding
+//! of the same problem, simplified by variable elimination), which is faster
+//! on some levels and slower on others; the race extends their models to the
+//! variables of the leader's formula before it returns them.
 
 use super::elim::Background;
 use super::{Answer, Backend, Solved, SolverChoice};
 use crate::xorshift::XorShift;
 use rustsat::types::{Clause, Lit};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
@@ -37,21 +46,51 @@ use std::time::{Duration, Instant};
 /// The most the first call of a race runs alone (see [`Race::head_start_of`]).
 const FIRST_CALL_HEAD_START: Duration = Duration::from_millis(100);
 
-/// One call for a member: the clauses it has not seen yet, then the solve.
+/// How often a waiting race looks at its interrupt flag and the deadline.
+const INTERRUPT_POLL: Duration = Duration::from_millis(2);
+
+/// One call for a member thread: the clauses it has not seen yet, then the
+/// solve, from `start_at` on unless the call is answered by then.
 struct Job {
     clauses: Vec<Clause>,
+    /// For a member's first job with [`Race::simplified_start`]: the
+    /// simplified clauses, which come before `clauses`.
+    alt: Option<Arc<Background>>,
     assumptions: Vec<Lit>,
     n_vars: u32,
     deadline: Option<Instant>,
     call: u64,
+    start_at: Instant,
 }
 
-/// A member's answer to call `call`.
+/// The answer that won call `call`, from member `member`.
 struct Done {
     member: usize,
     call: u64,
     answer: Solved,
     core: Option<Vec<Lit>>,
+}
+
+/// What a member thread shares with the race.
+#[derive(Clone)]
+struct Shared {
+    /// The last call answered: a member's answer counts only if it moves
+    /// this from `call - 1` to `call` first.
+    answered: Arc<AtomicU64>,
+    /// The leader running on the caller's thread, stopped when a member
+    /// wins (see [`Leader`]).
+    leader_cancel: Option<Arc<AtomicBool>>,
+    results: mpsc::Sender<Done>,
+}
+
+impl Shared {
+    /// Claims call `call` for its first answer; `false` when it was
+    /// answered already.
+    fn claim(&self, call: u64) -> bool {
+        self.answered
+            .compare_exchange(call - 1, call, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
 }
 
 struct Member {
@@ -61,17 +100,30 @@ struct Member {
     cancel: Arc<AtomicBool>,
     /// How many clauses of the log it has been sent.
     synced: usize,
-    /// The call it is working on, if any.
-    busy: Option<u64>,
+}
+
+/// Member 0 on the caller's thread: a solver that can be interrupted.
+struct Leader {
+    backend: Box<dyn Backend>,
+    /// Set by the member that wins a call, to stop the leader's run of it.
+    cancel: Arc<AtomicBool>,
 }
 
 /// Several copies of one solver racing on every call (see the module docs).
 pub struct Race {
     log: Vec<Clause>,
+    /// Member 0 when it runs on the caller's thread (CaDiCaL).
+    leader: Option<Leader>,
+    /// The members on threads of their own: `1..n` with a leader, else `0..n`.
     members: Vec<Member>,
+    /// The index of `members[0]`.
+    first_thread: usize,
     results: mpsc::Receiver<Done>,
+    answered: Arc<AtomicU64>,
     call: u64,
     core: Option<Vec<Lit>>,
+    /// The member whose answer the last call returned (`None`: no answer).
+    answered_by: Option<usize>,
     head_start: Duration,
     /// Another start for members `i > 0`: `(k, elimination)`, the
     /// simplified clauses stand in for the first `k` clauses of the log and
@@ -82,40 +134,42 @@ pub struct Race {
     interrupt: Option<Arc<AtomicBool>>,
 }
 
-/// How often a call that can be interrupted looks at its flag.
-const INTERRUPT_POLL: Duration = Duration::from_millis(2);
-
 impl Race {
     /// `n` members (at least one) of `solver`; a call that runs longer than
-    /// `head_start` is raced by all idle members.
+    /// `head_start` is raced by all members.
     pub fn new(solver: &SolverChoice, n: usize, head_start: Duration) -> Race {
+        let n = n.max(1);
         let (done_tx, results) = mpsc::channel::<Done>();
-        let members = (0..n.max(1))
-            .map(|i| {
-                let (jobs, rx) = mpsc::channel::<Job>();
-                let solver = solver.member(i).clone();
-                let done = done_tx.clone();
+        let answered = Arc::new(AtomicU64::new(0));
+        let leader = match solver.member(0) {
+            SolverChoice::Cadical => {
                 let cancel = Arc::new(AtomicBool::new(false));
-                let stop = cancel.clone();
-                // If the thread cannot start, its sender fails at the first
-                // call and the race reports it.
-                let _ = thread::Builder::new()
-                    .name(format!("cegar-sat-{i}"))
-                    .spawn(move || member(i, &solver, stop, &rx, &done));
-                Member {
-                    jobs,
-                    cancel,
-                    synced: 0,
-                    busy: None,
-                }
-            })
+                solver
+                    .build_cancellable(cancel.clone())
+                    .ok()
+                    .map(|backend| Leader { backend, cancel })
+            }
+            _ => None,
+        };
+        let shared = Shared {
+            answered: answered.clone(),
+            leader_cancel: leader.as_ref().map(|l| l.cancel.clone()),
+            results: done_tx,
+        };
+        let first_thread = usize::from(leader.is_some());
+        let members = (first_thread..n)
+            .map(|i| spawn_member(i, solver.member(i), &shared))
             .collect();
         Race {
             log: Vec::new(),
+            leader,
             members,
+            first_thread,
             results,
+            answered,
             call: 0,
             core: None,
+            answered_by: None,
             head_start,
             alt_start: None,
             interrupt: None,
@@ -130,14 +184,20 @@ impl Race {
     /// the eliminated `X`, and both agree on the variables they share). Every
     /// clause added after the first `k` must keep its meaning for both (for
     /// elimination: name no eliminated variable). The elimination may still
-    /// be running: a member waits for it when it first starts, after its
-    /// first call's head start.
+    /// be running: a member waits for it, on its own thread, before its
+    /// first call.
     pub fn simplified_start(mut self, k: usize, elim: Arc<Background>) -> Race {
         self.alt_start = Some((k, elim));
         self
     }
 
-    /// How long call number `call` (from 1) runs alone before the idle
+    /// The member whose answer the last call returned (0 is the leader);
+    /// `None` when it returned `Unknown`.
+    pub fn answered_by(&self) -> Option<usize> {
+        self.answered_by
+    }
+
+    /// How long call number `call` (from 1) runs alone before the other
     /// members join: the head start, at most [`FIRST_CALL_HEAD_START`] for
     /// the first call. The first call is over a solver that has learnt
     /// nothing yet, and on a hard level it is the longest of all (a first
@@ -151,43 +211,45 @@ impl Race {
         }
     }
 
-    /// Starts member `i` on the current call.
-    fn start(
+    /// Sends every member thread the current call: member `i` starts at
+    /// once when it is the first member, else after the head start.
+    fn send_jobs(
         &mut self,
-        i: usize,
         assumptions: &[Lit],
         n_vars: u32,
         deadline: Option<Instant>,
     ) -> Result<(), String> {
-        let m = &mut self.members[i];
-        let clauses = match &self.alt_start {
-            Some((k, elim)) if i > 0 && m.synced == 0 => {
-                let mut c = elim.wait().clauses.clone();
-                c.extend_from_slice(&self.log[(*k).min(self.log.len())..]);
-                c
-            }
-            _ => self.log[m.synced..].to_vec(),
-        };
-        m.cancel.store(false, Ordering::SeqCst);
-        let job = Job {
-            clauses,
-            assumptions: assumptions.to_vec(),
-            n_vars,
-            deadline,
-            call: self.call,
-        };
-        m.jobs
-            .send(job)
-            .map_err(|_| format!("solver thread {i} is gone"))?;
-        m.synced = self.log.len();
-        m.busy = Some(self.call);
+        let now = Instant::now();
+        let joins = now + self.head_start_of(self.call);
+        for (j, m) in self.members.iter_mut().enumerate() {
+            let i = j + self.first_thread;
+            let (from, alt) = match &self.alt_start {
+                Some((k, elim)) if i > 0 && m.synced == 0 => {
+                    ((*k).min(self.log.len()), Some(elim.clone()))
+                }
+                _ => (m.synced, None),
+            };
+            let job = Job {
+                clauses: self.log[from..].to_vec(),
+                alt,
+                assumptions: assumptions.to_vec(),
+                n_vars,
+                deadline,
+                call: self.call,
+                start_at: if i == 0 { now } else { joins },
+            };
+            m.jobs
+                .send(job)
+                .map_err(|_| format!("solver thread {i} is gone"))?;
+            m.synced = self.log.len();
+        }
         Ok(())
     }
 
-    /// Asks every member still working on `call` to stop (it has been
-    /// answered); a backend that cannot be interrupted finishes it anyway.
-    fn cancel_others(&self, call: u64) {
-        for m in self.members.iter().filter(|m| m.busy == Some(call)) {
+    /// Asks every member thread to stop its run of the call just answered;
+    /// a backend that cannot be interrupted finishes it anyway.
+    fn cancel_members(&self) {
+        for m in &self.members {
             m.cancel.store(true, Ordering::SeqCst);
         }
     }
@@ -199,83 +261,229 @@ impl Race {
             .is_some_and(|f| f.load(Ordering::SeqCst))
     }
 
-    fn idle(&self) -> Vec<usize> {
-        (0..self.members.len())
-            .filter(|&i| self.members[i].busy.is_none())
-            .collect()
+    /// Claims the current call for the caller's own answer; `false` when a
+    /// member claimed it first (its answer is on the way).
+    fn claim(&self) -> bool {
+        let call = self.call;
+        self.answered
+            .compare_exchange(call - 1, call, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
     }
 
-    /// Waits for any member's answer (`None` at the timeout).
-    fn next(&mut self, timeout: Option<Duration>) -> Result<Option<Done>, String> {
-        let got = match timeout {
-            Some(t) => match self.results.recv_timeout(t) {
-                Ok(d) => Some(d),
-                Err(RecvTimeoutError::Timeout) => None,
+    /// Waits for the member's answer that claimed the current call; with
+    /// `give_up`, returns `None` once it holds and the call could be claimed
+    /// for `Unknown` instead.
+    fn winner(&mut self, give_up: impl Fn(&Race) -> bool) -> Result<Option<Done>, String> {
+        loop {
+            match self.results.recv_timeout(INTERRUPT_POLL) {
+                Ok(d) if d.call == self.call => return Ok(Some(d)),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if give_up(self) && self.claim() {
+                        return Ok(None);
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("every solver thread is gone".into())
                 }
-            },
-            None => Some(
-                self.results
-                    .recv()
-                    .map_err(|_| "every solver thread is gone".to_string())?,
-            ),
-        };
-        if let Some(d) = &got {
-            self.members[d.member].busy = None;
+            }
         }
-        Ok(got)
+    }
+
+    /// A member's winning answer, its model completed where the member held
+    /// the simplified start.
+    fn member_answer(&mut self, d: Done) -> Solved {
+        self.core = d.core;
+        self.answered_by = Some(d.member);
+        match (d.answer, &self.alt_start) {
+            (Ok(Answer::Sat(mut model)), Some((_, elim))) if d.member > 0 => {
+                elim.wait().ext.extend(&mut model);
+                Ok(Answer::Sat(model))
+            }
+            (answer, _) => answer,
+        }
+    }
+
+    /// The call with the leader on this thread: its answer, unless a member
+    /// claimed the call first (and stopped the leader).
+    fn solve_with_leader(
+        &mut self,
+        assumptions: &[Lit],
+        n_vars: u32,
+        deadline: Option<Instant>,
+    ) -> Solved {
+        let Some(leader) = self.leader.as_mut() else {
+            return Err("internal error: no leader".into());
+        };
+        let answer = leader.backend.solve(assumptions, n_vars, deadline);
+        if self.claim() {
+            self.cancel_members();
+            self.answered_by = (!matches!(answer, Ok(Answer::Unknown))).then_some(0);
+            if let (Ok(Answer::Unsat), Some(leader)) = (&answer, self.leader.as_mut()) {
+                self.core = leader.backend.core();
+            }
+            return answer;
+        }
+        match self.winner(|_| false)? {
+            Some(d) => {
+                self.cancel_members();
+                self.member_answer(d)
+            }
+            None => Ok(Answer::Unknown),
+        }
+    }
+
+    /// The call with every member on a thread: the first answer, or
+    /// `Unknown` at the deadline or the interrupt.
+    fn solve_on_threads(&mut self, deadline: Option<Instant>) -> Solved {
+        let stop = move |race: &Race| race.interrupted() || super::must_stop(deadline);
+        let done = self.winner(stop)?;
+        self.cancel_members();
+        match done {
+            Some(d) => self.member_answer(d),
+            None => Ok(Answer::Unknown),
+        }
     }
 }
 
-/// A member's thread: builds its own solver (solvers need not be `Send`) and
-/// answers jobs until the race is dropped.
+/// Starts member `i`'s thread.
+fn spawn_member(i: usize, solver: &SolverChoice, shared: &Shared) -> Member {
+    let (jobs, rx) = mpsc::channel::<Job>();
+    let solver = solver.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = cancel.clone();
+    let shared = shared.clone();
+    // If the thread cannot start, its sender fails at the first call and
+    // the race reports it.
+    let _ = thread::Builder::new()
+        .name(format!("cegar-sat-{i}"))
+        .spawn(move || member(i, &solver, &stop, &rx, &shared));
+    Member {
+        jobs,
+        cancel,
+        synced: 0,
+    }
+}
+
+/// A member's thread: answers each job's call from its start time on,
+/// unless the call is answered by then or a newer job came. Its solver is
+/// built (solvers need not be `Send`), and the clauses of every job are
+/// added, only when it first has a call to run, so a race whose calls all
+/// end within their head start keeps the other members idle. Runs until
+/// the race is dropped.
 fn member(
     i: usize,
     solver: &SolverChoice,
-    cancel: Arc<AtomicBool>,
+    cancel: &Arc<AtomicBool>,
     jobs: &mpsc::Receiver<Job>,
-    done: &mpsc::Sender<Done>,
+    shared: &Shared,
 ) {
     let mut backend: Option<Box<dyn Backend>> = None;
-    let mut first = true;
-    while let Ok(mut job) = jobs.recv() {
-        let b = match &mut backend {
-            Some(b) => b,
-            None => match solver.build_cancellable(cancel.clone()) {
-                Ok(b) => backend.insert(b),
-                Err(e) => {
-                    let _ = done.send(Done {
-                        member: i,
-                        call: job.call,
-                        answer: Err(e),
-                        core: None,
-                    });
-                    return;
+    let mut pending = Pending::default();
+    let mut next = jobs.recv();
+    while let Ok(mut job) = next {
+        pending.take(&mut job);
+        let wait = job.start_at.saturating_duration_since(Instant::now());
+        if !wait.is_zero() {
+            match jobs.recv_timeout(wait) {
+                Ok(newer) => {
+                    next = Ok(newer);
+                    continue;
                 }
-            },
-        };
-        if first && i > 0 {
-            shuffle(&mut job.clauses, i as u64);
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
         }
-        first = false;
-        for cl in &job.clauses {
-            b.add_clause(cl);
+        // Lowered before the look at `answered`: a call answered after the
+        // look has its cancel flag raised after this.
+        cancel.store(false, Ordering::SeqCst);
+        if shared.answered.load(Ordering::SeqCst) < job.call {
+            let b = match &mut backend {
+                Some(b) => b,
+                None => match solver.build_cancellable(cancel.clone()) {
+                    Ok(b) => backend.insert(b),
+                    Err(e) => return report_error(i, e, &job, shared),
+                },
+            };
+            pending.add_to(i, b.as_mut());
+            let answer = b.solve(&job.assumptions, job.n_vars, job.deadline);
+            let won = !matches!(answer, Ok(Answer::Unknown)) && shared.claim(job.call);
+            if won && !send_win(i, b.as_mut(), answer, &job, shared) {
+                return;
+            }
         }
-        let answer = b.solve(&job.assumptions, job.n_vars, job.deadline);
-        let core = match answer {
-            Ok(Answer::Unsat) => b.core(),
-            _ => None,
+        next = jobs.recv();
+    }
+}
+
+/// The clauses a member has been sent but has not added yet.
+#[derive(Default)]
+struct Pending {
+    /// The simplified start, until it is added.
+    alt: Option<Arc<Background>>,
+    clauses: Vec<Clause>,
+    /// Whether anything was added yet (the first batch is shuffled).
+    started: bool,
+}
+
+impl Pending {
+    /// Takes the job's clauses.
+    fn take(&mut self, job: &mut Job) {
+        if let Some(alt) = job.alt.take() {
+            self.alt = Some(alt);
+        }
+        self.clauses.append(&mut job.clauses);
+    }
+
+    /// Adds them to member `i`'s solver: on its first call, the simplified
+    /// start first (when there is one), the whole batch shuffled with seed
+    /// `i` for members `i > 0`.
+    fn add_to(&mut self, i: usize, b: &mut dyn Backend) {
+        let mut batch = match self.alt.take() {
+            Some(elim) => {
+                let mut c = elim.wait().clauses.clone();
+                c.append(&mut self.clauses);
+                c
+            }
+            None => std::mem::take(&mut self.clauses),
         };
-        let sent = done.send(Done {
+        if !self.started && i > 0 {
+            shuffle(&mut batch, i as u64);
+        }
+        self.started = true;
+        batch.iter().for_each(|cl| b.add_clause(cl));
+    }
+}
+
+/// Sends the answer that won `job`'s call, after stopping the leader;
+/// `false` when the race is gone.
+fn send_win(i: usize, b: &mut dyn Backend, answer: Solved, job: &Job, shared: &Shared) -> bool {
+    if let Some(c) = &shared.leader_cancel {
+        c.store(true, Ordering::SeqCst);
+    }
+    let core = match answer {
+        Ok(Answer::Unsat) => b.core(),
+        _ => None,
+    };
+    let done = Done {
+        member: i,
+        call: job.call,
+        answer,
+        core,
+    };
+    shared.results.send(done).is_ok()
+}
+
+/// A member whose solver could not be built answers its first call with
+/// the error.
+fn report_error(i: usize, e: String, job: &Job, shared: &Shared) {
+    if shared.claim(job.call) {
+        let _ = shared.results.send(Done {
             member: i,
             call: job.call,
-            answer,
-            core,
+            answer: Err(e),
+            core: None,
         });
-        if sent.is_err() {
-            return;
-        }
     }
 }
 
@@ -290,56 +498,26 @@ pub fn shuffle<T>(v: &mut [T], seed: u64) {
 
 impl Backend for Race {
     fn add_clause(&mut self, clause: &Clause) {
+        if let Some(l) = self.leader.as_mut() {
+            l.backend.add_clause(clause);
+        }
         self.log.push(clause.clone());
     }
 
     fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {
         self.call += 1;
         self.core = None;
-        let call = self.call;
-        // The first member: an idle one, or the first to finish an old call.
-        while self.idle().is_empty() {
-            self.next(None)?;
+        self.answered_by = None;
+        if self.interrupted() && self.claim() {
+            return Ok(Answer::Unknown);
         }
-        let started = Instant::now();
-        let first = self.idle()[0];
-        self.start(first, assumptions, n_vars, deadline)?;
-        let head_start = self.head_start_of(call);
-        loop {
-            let open = started.elapsed() >= head_start;
-            if open {
-                for i in self.idle() {
-                    self.start(i, assumptions, n_vars, deadline)?;
-                }
+        self.send_jobs(assumptions, n_vars, deadline)?;
+        match self.leader.as_ref() {
+            Some(l) => {
+                l.cancel.store(false, Ordering::SeqCst);
+                self.solve_with_leader(assumptions, n_vars, deadline)
             }
-            // Before the head start is over, wake up when it is (if someone
-            // could join); after it, or with nobody idle, wait for an answer.
-            let wait = if open || self.idle().is_empty() {
-                None
-            } else {
-                Some(head_start.saturating_sub(started.elapsed()))
-            };
-            if self.interrupted() {
-                self.cancel_others(call);
-                return Ok(Answer::Unknown);
-            }
-            let wait = match self.interrupt {
-                Some(_) => Some(wait.map_or(INTERRUPT_POLL, |w| w.min(INTERRUPT_POLL))),
-                None => wait,
-            };
-            if let Some(d) = self.next(wait)? {
-                if d.call == call {
-                    self.cancel_others(call);
-                    self.core = d.core;
-                    return match (d.answer, &self.alt_start) {
-                        (Ok(Answer::Sat(mut model)), Some((_, elim))) if d.member > 0 => {
-                            elim.wait().ext.extend(&mut model);
-                            Ok(Answer::Sat(model))
-                        }
-                        (answer, _) => answer,
-                    };
-                }
-            }
+            None => self.solve_on_threads(deadline),
         }
     }
 
@@ -348,7 +526,18 @@ impl Backend for Race {
     }
 
     fn interrupt_on(&mut self, flag: Option<Arc<AtomicBool>>) {
+        if let Some(l) = self.leader.as_mut() {
+            l.backend.interrupt_on(flag.clone());
+        }
         self.interrupt = flag;
+    }
+}
+
+impl Drop for Race {
+    /// Stops the members' running calls (those that can be stopped); their
+    /// threads end when they see the race gone.
+    fn drop(&mut self) {
+        self.cancel_members();
     }
 }
 
@@ -459,6 +648,27 @@ mod tests {
             race.solve(&[pigeon, !pigeon], vars, None),
             Ok(Answer::Unsat)
         );
+    }
+
+    /// A member that answers first stops the leader on the caller's thread,
+    /// and its answer is the race's: the leader holds a pigeonhole formula
+    /// (slow to refute), the member a start that is plainly contradictory
+    /// (as unsatisfiable, so a valid other start for it).
+    #[test]
+    fn a_member_that_answers_first_stops_the_leader() {
+        let n = 11;
+        let vars = (n + 1) * n;
+        let a = Lit::positive(0);
+        let contradiction = vec![Clause::from([a]), Clause::from([!a])];
+        let frozen = vec![true; vars as usize];
+        let elim = Arc::new(Background::start(contradiction, vars, frozen));
+        let php = pigeonhole(n);
+        let mut race =
+            Race::new(&SolverChoice::Cadical, 2, Duration::ZERO).simplified_start(php.len(), elim);
+        php.iter().for_each(|cl| race.add_clause(cl));
+        assert_eq!(race.solve(&[], vars, None), Ok(Answer::Unsat));
+        assert_eq!(race.answered_by(), Some(1));
+        assert_eq!(race.solve(&[a, !a], vars, None), Ok(Answer::Unsat));
     }
 
     fn race_answers_like_one_solver(solver: &SolverChoice) {

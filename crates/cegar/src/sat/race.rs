@@ -671,6 +671,83 @@ mod tests {
         assert_eq!(race.solve(&[a, !a], vars, None), Ok(Answer::Unsat));
     }
 
+    /// Members that wait out the head start keep the clauses of every call
+    /// they skipped: a pigeonhole formula is added a few clauses at a time,
+    /// with a call after each (the short ones answered by the first copy
+    /// while the others wait, the long ones at the end joined by all), and
+    /// every model must satisfy every clause added so far. A member that
+    /// missed a clause would answer with a model that breaks it, or SAT to
+    /// the whole formula, at once.
+    #[test]
+    fn members_that_wait_keep_the_clauses_of_skipped_calls() {
+        let n = 8;
+        let vars = (n + 1) * n;
+        for solver in [SolverChoice::Cadical, SolverChoice::Varisat] {
+            let mut race = Race::new(&solver, 3, Duration::from_millis(1));
+            let mut added: Vec<Clause> = Vec::new();
+            let mut last = None;
+            for chunk in pigeonhole(n).chunks(12) {
+                for cl in chunk {
+                    race.add_clause(cl);
+                    added.push(cl.clone());
+                }
+                let answer = race.solve(&[], vars, None).expect("the race answers");
+                if let Answer::Sat(model) = &answer {
+                    assert!(satisfies(model, &added, &[]), "{solver:?}");
+                }
+                last = Some(answer);
+            }
+            assert_eq!(last, Some(Answer::Unsat), "{solver:?}");
+        }
+    }
+
+    /// The clauses a waiting member is sent pile up in order, and its first
+    /// batch (the simplified start first, when there is one) is shuffled for
+    /// members `i > 0`: exactly the clauses sent, each once.
+    #[test]
+    fn pending_clauses_are_added_once_each() {
+        let cl = |v: u32| Clause::from([Lit::positive(v)]);
+        let job = |clauses: Vec<Clause>, alt: Option<Arc<Background>>| Job {
+            clauses,
+            alt,
+            assumptions: Vec::new(),
+            n_vars: 8,
+            deadline: None,
+            call: 1,
+            start_at: Instant::now(),
+        };
+        let alt = Arc::new(Background::start(vec![cl(7)], 8, vec![true; 8]));
+        let mut pending = Pending::default();
+        pending.take(&mut job(vec![cl(0), cl(1)], Some(alt)));
+        pending.take(&mut job(vec![cl(2)], None));
+        let mut seen = Recorder::default();
+        pending.add_to(1, &mut seen);
+        let mut got = seen.0.clone();
+        got.sort_by_key(|c| c[0].var().idx());
+        assert_eq!(got, vec![cl(0), cl(1), cl(2), cl(7)]);
+        pending.take(&mut job(vec![cl(3), cl(4)], None));
+        pending.add_to(1, &mut seen);
+        assert_eq!(
+            seen.0[4..],
+            [cl(3), cl(4)],
+            "later batches keep their order"
+        );
+    }
+
+    /// A backend that only records the clauses it gets.
+    #[derive(Default)]
+    struct Recorder(Vec<Clause>);
+
+    impl Backend for Recorder {
+        fn add_clause(&mut self, clause: &Clause) {
+            self.0.push(clause.clone());
+        }
+
+        fn solve(&mut self, _: &[Lit], _: u32, _: Option<Instant>) -> Solved {
+            Ok(Answer::Unknown)
+        }
+    }
+
     fn race_answers_like_one_solver(solver: &SolverChoice) {
         const VARS: u64 = 24;
         let mut rng = XorShift(0x2545_F491_4F6C_DD1D);

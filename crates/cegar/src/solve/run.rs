@@ -7,7 +7,7 @@ use super::{Event, Options, Origin};
 use crate::puzzle::{Bound, Check, Encoded, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
 use crate::sat::call_dump::CallDump;
-use crate::sat::elim::Background;
+use crate::sat::elim::{Background, Eliminated};
 use crate::sat::{Answer, Backend};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
@@ -59,6 +59,22 @@ pub(super) struct Second {
     pub(super) elim: Arc<Background>,
     /// Whether the trace has told of the elimination.
     pub(super) traced: bool,
+}
+
+impl Second {
+    /// The trace line of its elimination, once `done`.
+    fn elimination_line(&self, done: &Eliminated) -> String {
+        format!(
+            "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses in {:.3}s, beside the calls",
+            self.clauses,
+            self.replaced,
+            done.ext.eliminated,
+            self.variables,
+            self.clauses,
+            done.clauses.len(),
+            done.time.as_secs_f64(),
+        )
+    }
 }
 
 impl<'a, P: Puzzle> Loop<'a, P> {
@@ -152,16 +168,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 + self.report.counts.clauses.saturating_sub(second.replaced),
         };
         if !std::mem::replace(&mut second.traced, true) {
-            let line = format!(
-                "trace: second view: {} clauses (first view {}); elimination: {} of {} variables, {} -> {} clauses in {:.3}s, beside the calls",
-                second.clauses,
-                second.replaced,
-                done.ext.eliminated,
-                second.variables,
-                second.clauses,
-                done.clauses.len(),
-                done.time.as_secs_f64(),
-            );
+            let line = second.elimination_line(done);
             self.trace(line);
         }
         Some(view)

@@ -83,16 +83,15 @@ struct Shared {
     results: mpsc::Sender<Done>,
 }
 
-impl Shared {
-    /// Claims call `call` for its first answer; `false` when it was
-    /// answered already.
-    fn claim(&self, call: u64) -> bool {
-        self.answered
-            .compare_exchange(call - 1, call, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-    }
+/// Claims call `call` (from 1) for its first answer, given `answered`, the
+/// last call answered: `false` when it was answered already.
+fn claim(answered: &AtomicU64, call: u64) -> bool {
+    answered
+        .compare_exchange(call - 1, call, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
 }
 
+/// A member on a thread of its own, as the race sees it.
 struct Member {
     jobs: mpsc::Sender<Job>,
     /// Set to stop the member's call once another member has answered it
@@ -264,10 +263,7 @@ impl Race {
     /// Claims the current call for the caller's own answer; `false` when a
     /// member claimed it first (its answer is on the way).
     fn claim(&self) -> bool {
-        let call = self.call;
-        self.answered
-            .compare_exchange(call - 1, call, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
+        claim(&self.answered, self.call)
     }
 
     /// Waits for the member's answer that claimed the current call; with
@@ -407,7 +403,7 @@ fn member(
             };
             pending.add_to(i, b.as_mut());
             let answer = b.solve(&job.assumptions, job.n_vars, job.deadline);
-            let won = !matches!(answer, Ok(Answer::Unknown)) && shared.claim(job.call);
+            let won = !matches!(answer, Ok(Answer::Unknown)) && claim(&shared.answered, job.call);
             if won && !send_win(i, b.as_mut(), answer, &job, shared) {
                 return;
             }
@@ -477,7 +473,7 @@ fn send_win(i: usize, b: &mut dyn Backend, answer: Solved, job: &Job, shared: &S
 /// A member whose solver could not be built answers its first call with
 /// the error.
 fn report_error(i: usize, e: String, job: &Job, shared: &Shared) {
-    if shared.claim(job.call) {
+    if claim(&shared.answered, job.call) {
         let _ = shared.results.send(Done {
             member: i,
             call: job.call,

@@ -97,8 +97,6 @@ struct Member {
     /// Set to stop the member's call once another member has answered it
     /// (only backends that can be interrupted look at it).
     cancel: Arc<AtomicBool>,
-    /// How many clauses of the log it has been sent.
-    synced: usize,
 }
 
 /// Member 0 on the caller's thread: a solver that can be interrupted.
@@ -110,7 +108,11 @@ struct Leader {
 
 /// Several copies of one solver racing on every call (see the module docs).
 pub struct Race {
-    log: Vec<Clause>,
+    /// The clauses added since the last call, for the member threads (every
+    /// member is sent every call, so one buffer serves them all).
+    unsent: Vec<Clause>,
+    /// How many clauses were sent before `unsent`.
+    sent: usize,
     /// Member 0 when it runs on the caller's thread (CaDiCaL).
     leader: Option<Leader>,
     /// The members on threads of their own: `1..n` with a leader, else `0..n`.
@@ -125,9 +127,12 @@ pub struct Race {
     answered_by: Option<usize>,
     head_start: Duration,
     /// Another start for members `i > 0`: `(k, elimination)`, the
-    /// simplified clauses stand in for the first `k` clauses of the log and
-    /// the extension completes their models (see [`Race::simplified_start`]).
+    /// simplified clauses stand in for the first `k` clauses added and the
+    /// extension completes their models (see [`Race::simplified_start`]).
     alt_start: Option<(usize, Arc<Background>)>,
+    /// Whether the members have been sent their first call (with the
+    /// simplified start).
+    started: bool,
     /// When set, the running call stops with `Unknown` (see
     /// [`Backend::interrupt_on`]).
     interrupt: Option<Arc<AtomicBool>>,
@@ -160,7 +165,8 @@ impl Race {
             .map(|i| spawn_member(i, solver.member(i), &shared))
             .collect();
         Race {
-            log: Vec::new(),
+            unsent: Vec::new(),
+            sent: 0,
             leader,
             members,
             first_thread,
@@ -171,6 +177,7 @@ impl Race {
             answered_by: None,
             head_start,
             alt_start: None,
+            started: false,
             interrupt: None,
         }
     }
@@ -179,7 +186,8 @@ impl Race {
     /// `k` clauses added: the encoding simplified by variable elimination,
     /// or another encoding of the same thing simplified. Their models are
     /// completed by its extension before the race returns them, so every
-    /// answer is a model of the log (when the clauses are `∃X. log[..k]` for
+    /// answer is a model of every clause added (when the clauses are
+    /// `∃X. added[..k]` for
     /// the eliminated `X`, and both agree on the variables they share). Every
     /// clause added after the first `k` must keep its meaning for both (for
     /// elimination: name no eliminated variable). The elimination may still
@@ -210,8 +218,10 @@ impl Race {
         }
     }
 
-    /// Sends every member thread the current call: member `i` starts at
-    /// once when it is the first member, else after the head start.
+    /// Sends every member thread the current call with the clauses added
+    /// since the last one: member `i` starts at once when it is the first
+    /// member, else after the head start. On the first call, members
+    /// `i > 0` get the simplified start in place of the first `k` clauses.
     fn send_jobs(
         &mut self,
         assumptions: &[Lit],
@@ -220,16 +230,34 @@ impl Race {
     ) -> Result<(), String> {
         let now = Instant::now();
         let joins = now + self.head_start_of(self.call);
-        for (j, m) in self.members.iter_mut().enumerate() {
+        let clauses = std::mem::take(&mut self.unsent);
+        let replaced = match (&self.alt_start, self.started) {
+            (Some((k, _)), false) => k.saturating_sub(self.sent).min(clauses.len()),
+            _ => 0,
+        };
+        let alt = self.alt_start.as_ref().filter(|_| !self.started);
+        let added = clauses.len();
+        let last = self.members.len().saturating_sub(1);
+        // Every member but the last gets a copy; the last gets the buffer.
+        let mut clauses = Some(clauses);
+        for (j, m) in self.members.iter().enumerate() {
             let i = j + self.first_thread;
-            let (from, alt) = match &self.alt_start {
-                Some((k, elim)) if i > 0 && m.synced == 0 => {
-                    ((*k).min(self.log.len()), Some(elim.clone()))
+            let (alt, from) = match alt {
+                Some((_, elim)) if i > 0 => (Some(elim.clone()), replaced),
+                _ => (None, 0),
+            };
+            let batch = match j == last {
+                true => {
+                    let mut c = clauses.take().unwrap_or_default();
+                    c.drain(..from);
+                    c
                 }
-                _ => (m.synced, None),
+                false => clauses
+                    .as_deref()
+                    .map_or_else(Vec::new, |c| c[from..].to_vec()),
             };
             let job = Job {
-                clauses: self.log[from..].to_vec(),
+                clauses: batch,
                 alt,
                 assumptions: assumptions.to_vec(),
                 n_vars,
@@ -240,8 +268,9 @@ impl Race {
             m.jobs
                 .send(job)
                 .map_err(|_| format!("solver thread {i} is gone"))?;
-            m.synced = self.log.len();
         }
+        self.sent += added;
+        self.started = true;
         Ok(())
     }
 
@@ -354,11 +383,7 @@ fn spawn_member(i: usize, solver: &SolverChoice, shared: &Shared) -> Member {
     let _ = thread::Builder::new()
         .name(format!("cegar-sat-{i}"))
         .spawn(move || member(i, &solver, &stop, &rx, &shared));
-    Member {
-        jobs,
-        cancel,
-        synced: 0,
-    }
+    Member { jobs, cancel }
 }
 
 /// A member's thread: answers each job's call from its start time on,
@@ -497,7 +522,9 @@ impl Backend for Race {
         if let Some(l) = self.leader.as_mut() {
             l.backend.add_clause(clause);
         }
-        self.log.push(clause.clone());
+        if !self.members.is_empty() {
+            self.unsent.push(clause.clone());
+        }
     }
 
     fn solve(&mut self, assumptions: &[Lit], n_vars: u32, deadline: Option<Instant>) -> Solved {

@@ -17,6 +17,10 @@ use frosted::level::{Accepts, Channel, Flags, Level, Tile};
 
 const BUDGET: u64 = 500_000_000;
 
+/// The budget of a search that prices chains by simple paths, in the
+/// tests on larger boards.
+const SIMPLE_BUDGET: u64 = 20_000_000;
+
 /// `FROSTED_BRUTE_SEED` when set to a number, else `default`.
 fn seed(default: u64) -> u64 {
     std::env::var("FROSTED_BRUTE_SEED")
@@ -126,6 +130,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
     let (mut checked, mut tight, mut branching) = (0, 0, 0);
+    let mut tight_simple = 0;
     let mut seen = Mechanics::default();
     let mut case = 0;
     while checked < cases {
@@ -148,6 +153,21 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         if m > 0 && cb.allows(m - 1, BUDGET) == Bound::Refuted {
             tight += 1;
         }
+        // Priced by simple paths, the bound is higher, and still allows
+        // the minimum.
+        let simple = ChainBound::new(&level)
+            .expect("the bound applies")
+            .with_simple_paths(true);
+        match simple.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "case {case}: simple paths cost {cost} > {m}"),
+            Bound::Refuted => panic!(
+                "case {case}: by simple paths the bound rules out {m} belts, but a layout with {m} solves\n{level}"
+            ),
+            Bound::OutOfBudget => {}
+        }
+        if m > 0 && simple.allows(m - 1, BUDGET) == Bound::Refuted {
+            tight_simple += 1;
+        }
         if level.tiles.iter().any(|t| matches!(t, Tile::Splitter(_))) {
             branching += 1;
         }
@@ -164,7 +184,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     } = seen;
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
-         minimum, and proved it on {tight}; {branching} have a splitter, {several} two sources, \
+         minimum, and proved it on {tight} ({tight_simple} by simple paths); {branching} have a splitter, {several} two sources, \
          {preset} preset belts, {crossing} crossovers, {copying} a teleporter with two outs, \
          {any} an any-source, {passing} a topper working on a cell donuts pass, {double} two \
          toppers working on one cell"
@@ -172,6 +192,10 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     // The comparison must bite: the bound proves many minima, and many
     // levels branch.
     assert!(tight >= cases / 4, "tight on {tight} of {cases}");
+    assert!(
+        tight_simple >= tight,
+        "simple paths tight on {tight_simple}, {tight} without"
+    );
     assert!(
         branching >= cases / 10,
         "{branching} of {cases} with a splitter"
@@ -293,6 +317,13 @@ fn the_bound_allows_every_known_solution_of_the_real_levels() {
         assert!(
             matches!(answer, Bound::Allowed { cost } if cost <= belts),
             "{}: {answer:?} for a solution with {belts} belts",
+            path.display()
+        );
+        let simple = cb.with_simple_paths(true).allows(belts, SIMPLE_BUDGET);
+        assert!(
+            matches!(simple, Bound::Allowed { cost } if cost <= belts)
+                || simple == Bound::OutOfBudget,
+            "{}: by simple paths {simple:?} for a solution with {belts} belts",
             path.display()
         );
         checked += 1;
@@ -502,6 +533,12 @@ fn the_bound_allows_reduced_random_solutions() {
         if n > 0 && cb.allows(n - 1, BUDGET) == Bound::Refuted {
             tight += 1;
         }
+        // Priced by simple paths (with a budget a search may run out of).
+        let simple = cb.with_simple_paths(true).allows(n, SIMPLE_BUDGET);
+        assert!(
+            matches!(simple, Bound::Allowed { cost } if cost <= n) || simple == Bound::OutOfBudget,
+            "by simple paths {simple:?} for a solution with {n} belts:\n{layout}"
+        );
         seen.count(&level);
         checked += 1;
     }
@@ -592,4 +629,24 @@ fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
         compared >= 10 && by_chains >= 5,
         "{compared} compared, {by_chains} by chains"
     );
+}
+
+/// Priced by simple paths, the bound proves the minimum of the generated
+/// level far-031 (38 belts, which the SAT calls take minutes to prove;
+/// the plain bound refutes only 33): the second source's route must go
+/// round its own toppers and target. A budget far above the loop's.
+#[test]
+fn simple_paths_prove_38_belts_minimal_on_far_031() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/generated/far-031.txt");
+    let level = common::load(std::path::Path::new(path));
+    let plain = ChainBound::new(&level).expect("the bound applies");
+    assert!(matches!(plain.allows(34, BUDGET), Bound::Allowed { .. }));
+    let simple = ChainBound::new(&level)
+        .expect("the bound applies")
+        .with_simple_paths(true);
+    assert_eq!(simple.allows(37, 2_000_000_000), Bound::Refuted);
+    assert!(matches!(
+        simple.allows(38, 2_000_000_000),
+        Bound::Allowed { cost: 38 }
+    ));
 }

@@ -36,6 +36,16 @@ impl ChainBound {
         for k in level.flags.targets.iter().flatten() {
             required[k.index()] += 1;
         }
+        let xy = (lander
+            .free
+            .iter()
+            .chain(&lander.forks)
+            .chain(&lander.targets))
+        .map(|&c| {
+            let p = level.shape.pos(c);
+            (p.x, p.y)
+        })
+        .collect();
         Ok(ChainBound {
             starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),
             emits: sources.iter().map(|&(_, _, kinds)| kinds).collect(),
@@ -48,6 +58,9 @@ impl ChainBound {
             targets: accepts,
             required,
             cache: RefCell::new(HashMap::new()),
+            simple_memo: RefCell::new(HashMap::new()),
+            xy,
+            simple_paths: false,
             work: Cell::new(0),
             known: Cell::new((None, None)),
         })

@@ -36,6 +36,7 @@ mod build;
 mod cost;
 mod distance;
 mod search;
+mod simple;
 
 use crate::grid::{CellId, Kind};
 use crate::level::Accepts;
@@ -106,6 +107,10 @@ const NONE: u32 = u32::MAX;
 /// Distances already measured: per (point, exclusion set, forward).
 type DistCache = RefCell<HashMap<(usize, Excl, bool), Arc<Vec<u32>>>>;
 
+/// [`ChainBound::simple_chain`]'s answers per (start, waypoint order, end's
+/// point).
+type SimpleMemo = RefCell<HashMap<(usize, Vec<usize>, usize), simple::Memo>>;
+
 /// A level seen as chains, ready to bound.
 pub struct ChainBound {
     /// Free cells, indexed densely.
@@ -135,6 +140,14 @@ pub struct ChainBound {
     required: [usize; Kind::COUNT],
     /// Forward (`true`) and backward distances, per point and exclusion set.
     cache: DistCache,
+    /// Whether chains that end in a target or a fork are priced by their
+    /// fewest cells as simple paths ([`simple`]), not only by distances.
+    simple_paths: bool,
+    /// Per point, its cell's `(x, y)`.
+    xy: Vec<(usize, usize)>,
+    /// What [`ChainBound::simple_chain`] found per (start, waypoint order,
+    /// end's point): the fewest cells, or that none is below the cap given.
+    simple_memo: SimpleMemo,
     /// Work done so far, in cells looked at (for the budget).
     work: Cell<u64>,
     /// The largest bound refuted so far, and the cheapest topology found
@@ -154,6 +167,17 @@ impl ChainBound {
     /// already refuted is refuted, without a search.
     pub fn allows(&self, k: usize, budget: u64) -> Bound {
         self.allows_unless(k, budget, None)
+    }
+
+    /// The same bound, with every chain that ends in a target or a fork
+    /// priced by the fewest cells of a simple path through its waypoints
+    /// ([`simple`]): a higher bound where the parts of a chain must go round
+    /// each other, at a much higher price in work. Off by default.
+    #[must_use]
+    pub fn with_simple_paths(mut self, on: bool) -> ChainBound {
+        self.simple_paths = on;
+        self.known.set((None, None));
+        self
     }
 
     /// [`ChainBound::allows`], giving up (`OutOfBudget`) soon after `stop`

@@ -2,6 +2,7 @@
 //! then where each open chain merges, until one topology under the limit
 //! makes the level's deliveries.
 
+use super::simple::Simple;
 use super::{Bound, ChainBound, End, Landing, INF};
 use crate::grid::Kind;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -182,7 +183,15 @@ impl<'a> Search<'a> {
         ends.extend((0..cb.targets.len()).map(End::Target));
         for end in ends {
             self.step()?;
-            let c = cb.chain_cost(s, order, end, &[]);
+            let mut c = cb.chain_cost(s, order, end, &[]);
+            if cb.simple_paths && cost + c < self.limit && end != End::Open {
+                let work_cap = self.until.saturating_sub(cb.work.get());
+                match cb.simple_chain(s, order, end, self.limit - cost, work_cap) {
+                    Simple::Fewest(m) => c = c.max(m),
+                    Simple::AtLeastCap => continue,
+                    Simple::OutOfWork => {}
+                }
+            }
             if cost + c < self.limit {
                 out.push(Chain {
                     order: order.clone(),

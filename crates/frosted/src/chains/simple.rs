@@ -1,0 +1,224 @@
+//! The fewest cells of a chain that ends in a target or a fork, found by a
+//! depth-first search over simple paths instead of a sum of distances.
+//!
+//! [`ChainBound::chain_cost`] prices each part of a chain (start to first
+//! waypoint, waypoint to waypoint, last waypoint to end) by a shortest
+//! path that avoids only the waypoints at its two ends, so the parts may
+//! share cells. A chain's own cells are one simple path, though: from its
+//! start, through its waypoints in order and no other waypoint (a chain
+//! that reached another one would own it, or, owned by an earlier chain,
+//! would merge there), into its end, which it meets only at the last step
+//! (a chain stops at the first fork or target it enters). Where the parts
+//! must go round each other (a source whose route has to circle its own
+//! toppers and target), the search finds the longer path the board forces.
+//! Each node of the search is pruned by the breadth-first distances of
+//! the parts still to walk, each around the cells already used, and tries
+//! the moves towards the next target first.
+//!
+//! Off by default ([`ChainBound::with_simple_paths`]): it can raise the
+//! bound a lot (on the generated level far-031 from 34 to the minimum, 38
+//! belts, which the SAT calls take minutes to prove), but one search there
+//! costs some 10^8 units of work against the loop's budget of 4 million
+//! (`encodings/appendix-experiments.md`, A13).
+
+use super::{ChainBound, End, INF};
+
+/// What the search over one chain's simple paths found.
+pub(super) enum Simple {
+    /// The fewest cells of such a path (below the cap it was asked with).
+    Fewest(u32),
+    /// None has fewer cells than the cap.
+    AtLeastCap,
+    /// The work allowed ran out first.
+    OutOfWork,
+}
+
+/// A search's answer kept for the next time: the fewest cells, or that
+/// none is below the cap it was given.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Memo {
+    Fewest(u32),
+    AtLeast(u32),
+}
+
+/// The state of one search.
+struct Walk<'a> {
+    cb: &'a ChainBound,
+    /// The free cells to pass in order, then the end's point.
+    targets: Vec<usize>,
+    /// Whether a free cell is a waypoint (passed only as the next target).
+    waypoint: Vec<bool>,
+    used: Vec<bool>,
+    /// Looking for a path of fewer cells than this.
+    best: u32,
+    found: bool,
+    work: u64,
+    work_cap: u64,
+}
+
+impl ChainBound {
+    /// The fewest cells of a simple path from free cell `s` through the
+    /// waypoints `order` into `end` (a fork or a target), when fewer than
+    /// `cap`; at most `work_cap` cells looked at (the work is added to the
+    /// bound's count).
+    pub(super) fn simple_chain(
+        &self,
+        s: usize,
+        order: &[usize],
+        end: End,
+        cap: u32,
+        work_cap: u64,
+    ) -> Simple {
+        let key = (s, order.to_vec(), self.end_point(end));
+        match self.simple_memo.borrow().get(&key) {
+            Some(&Memo::Fewest(m)) if m < cap => return Simple::Fewest(m),
+            Some(&Memo::Fewest(_)) => return Simple::AtLeastCap,
+            Some(&Memo::AtLeast(c)) if c >= cap => return Simple::AtLeastCap,
+            _ => {}
+        }
+        let answer = self.search_simple_chain(s, order, end, cap, work_cap);
+        let memo = match answer {
+            Simple::Fewest(m) => Some(Memo::Fewest(m)),
+            Simple::AtLeastCap => Some(Memo::AtLeast(cap)),
+            Simple::OutOfWork => None,
+        };
+        if let Some(m) = memo {
+            self.simple_memo.borrow_mut().insert(key, m);
+        }
+        answer
+    }
+
+    /// [`ChainBound::simple_chain`] without the memo.
+    fn search_simple_chain(
+        &self,
+        s: usize,
+        order: &[usize],
+        end: End,
+        cap: u32,
+        work_cap: u64,
+    ) -> Simple {
+        let n = self.n();
+        let mut targets: Vec<usize> = order.iter().map(|&w| self.waypoints[w].cell).collect();
+        targets.push(self.end_point(end));
+        let mut waypoint = vec![false; n];
+        for w in &self.waypoints {
+            waypoint[w.cell] = true;
+        }
+        let mut walk = Walk {
+            cb: self,
+            targets,
+            waypoint,
+            used: vec![false; n],
+            best: cap,
+            found: false,
+            work: 0,
+            work_cap,
+        };
+        let k = usize::from(walk.targets.len() > 1 && walk.targets[0] == s);
+        if walk.waypoint[s] && k == 0 {
+            return Simple::AtLeastCap;
+        }
+        walk.used[s] = true;
+        let done = walk.extend(s, k, 1);
+        self.work.set(self.work.get() + walk.work);
+        match (done, walk.found) {
+            (false, _) => Simple::OutOfWork,
+            (true, true) => Simple::Fewest(walk.best),
+            (true, false) => Simple::AtLeastCap,
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// The fewest cells a path from free cell `from` adds to reach target
+    /// `k` (its cell counted; the end's point not), avoiding the other
+    /// waypoints and the cells used so far.
+    fn distance(&mut self, from: usize, k: usize) -> u32 {
+        let cb = self.cb;
+        let n = cb.n();
+        let goal = self.targets[k];
+        let mut dist = vec![INF; n];
+        dist[from] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(u) = queue.pop_front() {
+            self.work += 1;
+            for p in cb.moves[u].iter().flatten().copied() {
+                if p == goal {
+                    return if goal < n { dist[u] + 1 } else { dist[u] };
+                }
+                if p >= n || dist[p] != INF || self.waypoint[p] || self.used[p] {
+                    continue;
+                }
+                dist[p] = dist[u] + 1;
+                queue.push_back(p);
+            }
+        }
+        INF
+    }
+
+    /// A lower bound of the cells a path from free cell `u` (next target
+    /// `k`) still adds: each part after it measured around the cells used
+    /// so far, the first from `u`, the others from their waypoint.
+    fn lower(&mut self, u: usize, k: usize) -> u32 {
+        let mut total = self.distance(u, k);
+        for i in k..self.targets.len() - 1 {
+            if total >= INF {
+                break;
+            }
+            let d = self.distance(self.targets[i], i + 1);
+            total = total.saturating_add(d).min(INF);
+        }
+        total
+    }
+
+    /// How far point `p` is from target `k` as the crow flies (Manhattan
+    /// distance; 0 for the target itself), to order the moves.
+    fn toward(&self, p: usize, k: usize) -> u32 {
+        let g = self.targets[k];
+        if p == g {
+            return 0;
+        }
+        let (a, b) = (self.cb.xy[p], self.cb.xy[g]);
+        (a.0.abs_diff(b.0) + a.1.abs_diff(b.1)) as u32
+    }
+
+    /// Extends the path that ends on free cell `u` with `len` cells and
+    /// next target `k`; `false` when the work ran out.
+    fn extend(&mut self, u: usize, k: usize, len: u32) -> bool {
+        if self.work > self.work_cap {
+            return false;
+        }
+        let last = self.targets.len() - 1;
+        if len.saturating_add(self.lower(u, k)) >= self.best {
+            return true;
+        }
+        let n = self.cb.n();
+        let goal = self.targets[k];
+        // The moves that head for the next target first, so that a short
+        // path is found early and tightens the pruning.
+        let mut next: Vec<(u32, usize)> = self.cb.moves[u]
+            .iter()
+            .flatten()
+            .map(|&p| (self.toward(p, k), p))
+            .collect();
+        next.sort_unstable();
+        for (_, p) in next {
+            if p == goal && k == last {
+                self.best = len;
+                self.found = true;
+                continue;
+            }
+            if p >= n || self.used[p] || (self.waypoint[p] && p != goal) {
+                continue;
+            }
+            let next = if p == goal { k + 1 } else { k };
+            self.used[p] = true;
+            let ok = self.extend(p, next, len + 1);
+            self.used[p] = false;
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}

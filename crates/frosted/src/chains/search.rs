@@ -139,9 +139,17 @@ impl<'a> Search<'a> {
         // Chains that end somewhere first (a topology of open chains alone
         // delivers nothing), each group the cheapest first.
         options.sort_by_key(|c| (c.end == End::Open, c.cost));
-        for ch in options {
+        for mut ch in options {
             if cost + ch.cost >= self.limit {
                 continue;
+            }
+            if let (true, Landing::Free(s)) = (self.cb.simple_paths, self.starts[i]) {
+                if ch.end != End::Open {
+                    match self.simple_cost(s, &ch, cost) {
+                        Some(c) => ch.cost = c,
+                        None => continue,
+                    }
+                }
             }
             let opened = match ch.end {
                 End::Fork(z) if self.children[z].is_none() => {
@@ -167,6 +175,20 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
+    /// The cost of chain `ch` from free cell `s` priced by simple paths
+    /// (its own cost when the search runs out of work), or `None` when it
+    /// cannot fit under the limit with `cost` spent.
+    fn simple_cost(&mut self, s: usize, ch: &Chain, cost: u32) -> Option<u32> {
+        let cb = self.cb;
+        let work_cap = self.until.saturating_sub(cb.work.get());
+        let cap = self.limit - cost;
+        match cb.simple_chain(s, &ch.order, ch.end, ch.cost, cap, work_cap, self.stop) {
+            Simple::Fewest(m) => Some(ch.cost.max(m)),
+            Simple::AtLeastCap => None,
+            Simple::OutOfWork => Some(ch.cost),
+        }
+    }
+
     /// Every waypoint order (extending `order`) and end for a chain from
     /// free cell `s` that fits under the limit.
     fn orders(
@@ -183,15 +205,7 @@ impl<'a> Search<'a> {
         ends.extend((0..cb.targets.len()).map(End::Target));
         for end in ends {
             self.step()?;
-            let mut c = cb.chain_cost(s, order, end, &[]);
-            if cb.simple_paths && cost + c < self.limit && end != End::Open {
-                let work_cap = self.until.saturating_sub(cb.work.get());
-                match cb.simple_chain(s, order, end, self.limit - cost, work_cap) {
-                    Simple::Fewest(m) => c = c.max(m),
-                    Simple::AtLeastCap => continue,
-                    Simple::OutOfWork => {}
-                }
-            }
+            let c = cb.chain_cost(s, order, end, &[]);
             if cost + c < self.limit {
                 out.push(Chain {
                     order: order.clone(),

@@ -22,6 +22,7 @@
 //! (`encodings/appendix-experiments.md`, A13).
 
 use super::{ChainBound, End, INF};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the search over one chain's simple paths found.
 pub(super) enum Simple {
@@ -54,41 +55,68 @@ struct Walk<'a> {
     found: bool,
     work: u64,
     work_cap: u64,
+    /// Set by another thread to make the search give up early.
+    stop: Option<&'a AtomicBool>,
+    /// Nodes visited (the stop flag is looked at every 256).
+    nodes: u64,
 }
 
 impl ChainBound {
     /// The fewest cells of a simple path from free cell `s` through the
     /// waypoints `order` into `end` (a fork or a target), when fewer than
-    /// `cap`; at most `work_cap` cells looked at (the work is added to the
-    /// bound's count).
+    /// `cap`; `lower` is known to be a lower bound of it. At most
+    /// `work_cap` cells looked at (the work is added to the bound's count);
+    /// `stop`, when set, ends the search as running out of work does.
+    ///
+    /// Searched by deepening: is there a path of fewer than `lower + 1`
+    /// cells, then of fewer than `lower + 2`, `lower + 4`, ... (each
+    /// search with a tight limit prunes hard; the one that finds a path
+    /// goes on to the fewest below its limit, and none is below the last
+    /// limit tried). What is learnt is kept per (start, order, end).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn simple_chain(
         &self,
         s: usize,
         order: &[usize],
         end: End,
+        lower: u32,
         cap: u32,
         work_cap: u64,
+        stop: Option<&AtomicBool>,
     ) -> Simple {
         let key = (s, order.to_vec(), self.end_point(end));
+        let mut lo = lower;
         match self.simple_memo.borrow().get(&key) {
             Some(&Memo::Fewest(m)) if m < cap => return Simple::Fewest(m),
             Some(&Memo::Fewest(_)) => return Simple::AtLeastCap,
-            Some(&Memo::AtLeast(c)) if c >= cap => return Simple::AtLeastCap,
-            _ => {}
+            Some(&Memo::AtLeast(c)) => lo = lo.max(c),
+            None => {}
         }
-        let answer = self.search_simple_chain(s, order, end, cap, work_cap);
-        let memo = match answer {
-            Simple::Fewest(m) => Some(Memo::Fewest(m)),
-            Simple::AtLeastCap => Some(Memo::AtLeast(cap)),
-            Simple::OutOfWork => None,
-        };
-        if let Some(m) = memo {
-            self.simple_memo.borrow_mut().insert(key, m);
+        let until = self.work.get().saturating_add(work_cap);
+        let mut step = 1;
+        while lo < cap {
+            let limit = lo.saturating_add(step).min(cap);
+            let left = until.saturating_sub(self.work.get());
+            match self.search_simple_chain(s, order, end, limit, left, stop) {
+                Simple::Fewest(m) => {
+                    self.simple_memo.borrow_mut().insert(key, Memo::Fewest(m));
+                    return Simple::Fewest(m);
+                }
+                Simple::AtLeastCap => {
+                    lo = limit;
+                    step *= 2;
+                    self.simple_memo
+                        .borrow_mut()
+                        .insert(key.clone(), Memo::AtLeast(lo));
+                }
+                Simple::OutOfWork => return Simple::OutOfWork,
+            }
         }
-        answer
+        Simple::AtLeastCap
     }
 
-    /// [`ChainBound::simple_chain`] without the memo.
+    /// Whether a simple path of fewer than `cap` cells exists (the fewest,
+    /// when one does), without the memo.
     fn search_simple_chain(
         &self,
         s: usize,
@@ -96,6 +124,7 @@ impl ChainBound {
         end: End,
         cap: u32,
         work_cap: u64,
+        stop: Option<&AtomicBool>,
     ) -> Simple {
         let n = self.n();
         let mut targets: Vec<usize> = order.iter().map(|&w| self.waypoints[w].cell).collect();
@@ -113,6 +142,8 @@ impl ChainBound {
             found: false,
             work: 0,
             work_cap,
+            stop,
+            nodes: 0,
         };
         let k = usize::from(walk.targets.len() > 1 && walk.targets[0] == s);
         if walk.waypoint[s] && k == 0 {
@@ -185,7 +216,11 @@ impl Walk<'_> {
     /// Extends the path that ends on free cell `u` with `len` cells and
     /// next target `k`; `false` when the work ran out.
     fn extend(&mut self, u: usize, k: usize, len: u32) -> bool {
-        if self.work > self.work_cap {
+        self.nodes += 1;
+        let stopped = || {
+            self.nodes.is_multiple_of(256) && self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+        };
+        if self.work > self.work_cap || stopped() {
             return false;
         }
         let last = self.targets.len() - 1;

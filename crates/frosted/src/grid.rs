@@ -211,6 +211,13 @@ pub struct Pos {
     pub y: usize,
 }
 
+impl Pos {
+    /// The Manhattan distance to `other`: the fewest steps between them.
+    pub fn manhattan(self, other: Pos) -> usize {
+        self.x.abs_diff(other.x) + self.y.abs_diff(other.y)
+    }
+}
+
 impl fmt::Display for Pos {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({}, {})", self.x, self.y)

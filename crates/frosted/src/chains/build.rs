@@ -41,10 +41,7 @@ impl ChainBound {
             .iter()
             .chain(&lander.forks)
             .chain(&lander.targets))
-        .map(|&c| {
-            let p = level.shape.pos(c);
-            (p.x, p.y)
-        })
+        .map(|&c| level.shape.pos(c))
         .collect();
         Ok(ChainBound {
             starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),

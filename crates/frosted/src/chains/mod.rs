@@ -38,7 +38,7 @@ mod distance;
 mod search;
 mod simple;
 
-use crate::grid::{CellId, Kind};
+use crate::grid::{CellId, Kind, Pos};
 use crate::level::Accepts;
 use search::Search;
 use std::cell::{Cell, RefCell};
@@ -143,8 +143,8 @@ pub struct ChainBound {
     /// Whether chains that end in a target or a fork are priced by their
     /// fewest cells as simple paths ([`simple`]), not only by distances.
     simple_paths: bool,
-    /// Per point, its cell's `(x, y)`.
-    xy: Vec<(usize, usize)>,
+    /// Per point, its cell's position.
+    xy: Vec<Pos>,
     /// What [`ChainBound::simple_chain`] found per (start, waypoint order,
     /// end's point): the fewest cells, or that none is below the cap given.
     simple_memo: SimpleMemo,

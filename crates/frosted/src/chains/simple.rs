@@ -22,6 +22,7 @@
 //! (`encodings/appendix-experiments.md`, A13).
 
 use super::{ChainBound, End, INF};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the search over one chain's simple paths found.
@@ -50,6 +51,9 @@ struct Walk<'a> {
     /// Whether a free cell is a waypoint (passed only as the next target).
     waypoint: Vec<bool>,
     used: Vec<bool>,
+    /// The breadth-first search's distances and queue, kept between calls.
+    dist: Vec<u32>,
+    queue: VecDeque<usize>,
     /// Looking for a path of fewer cells than this.
     best: u32,
     found: bool,
@@ -138,6 +142,8 @@ impl ChainBound {
             targets,
             waypoint,
             used: vec![false; n],
+            dist: vec![INF; n],
+            queue: VecDeque::new(),
             best: cap,
             found: false,
             work: 0,
@@ -168,9 +174,11 @@ impl Walk<'_> {
         let cb = self.cb;
         let n = cb.n();
         let goal = self.targets[k];
-        let mut dist = vec![INF; n];
+        let (dist, queue) = (&mut self.dist, &mut self.queue);
+        dist.fill(INF);
+        queue.clear();
         dist[from] = 0;
-        let mut queue = std::collections::VecDeque::from([from]);
+        queue.push_back(from);
         while let Some(u) = queue.pop_front() {
             self.work += 1;
             for p in cb.moves[u].iter().flatten().copied() {
@@ -209,8 +217,7 @@ impl Walk<'_> {
         if p == g {
             return 0;
         }
-        let (a, b) = (self.cb.xy[p], self.cb.xy[g]);
-        (a.0.abs_diff(b.0) + a.1.abs_diff(b.1)) as u32
+        self.cb.xy[p].manhattan(self.cb.xy[g]) as u32
     }
 
     /// Extends the path that ends on free cell `u` with `len` cells and

@@ -76,8 +76,7 @@ impl Board {
 
     /// Manhattan distance between two cells.
     pub fn distance(&self, a: CellId, b: CellId) -> usize {
-        let (p, q) = (self.shape.pos(a), self.shape.pos(b));
-        p.x.abs_diff(q.x) + p.y.abs_diff(q.y)
+        self.shape.pos(a).manhattan(self.shape.pos(b))
     }
 
     /// The free cells, row-major.

@@ -10,10 +10,11 @@
 
 mod common;
 
-use common::solving::{claim, solve, Options, Status};
+use common::solving::{claim, solve_encoded, Options, Status};
 use common::tiny::{
     fewest_belts_by_reads, layouts, random_board, random_level, random_level_on, Rng,
 };
+use frosted::encode::EncodeOptions;
 use frosted::grid::Shape;
 use frosted::judge::judge;
 use frosted::level::Level;
@@ -95,6 +96,15 @@ fn check_solve(case: usize, level: &Level, expected: Option<usize>) {
     );
 }
 
+/// No ranks on any level (C7 over budget everywhere): the loop formulas
+/// (L1) alone ground the flows, in searching as in proving.
+fn without_ranks() -> EncodeOptions {
+    EncodeOptions {
+        rank_budget: 0,
+        ..EncodeOptions::default()
+    }
+}
+
 /// [`check_solve`] with `options`, named `how` in a failure.
 fn check_solve_with(
     case: usize,
@@ -103,7 +113,26 @@ fn check_solve_with(
     options: &Options,
     how: &str,
 ) {
-    let report = solve(level, options, &mut |_| {}).expect("solve runs");
+    check_solve_encoded(
+        case,
+        level,
+        expected,
+        options,
+        &EncodeOptions::default(),
+        how,
+    );
+}
+
+/// [`check_solve_with`] with the encoding's options `encode`.
+fn check_solve_encoded(
+    case: usize,
+    level: &Level,
+    expected: Option<usize>,
+    options: &Options,
+    encode: &EncodeOptions,
+    how: &str,
+) {
+    let report = solve_encoded(level, options, encode, &mut |_| {}).expect("solve runs");
     let got = match report.status {
         Status::Optimal => report.cost,
         Status::Unsolvable => None,
@@ -131,18 +160,36 @@ struct Tally {
     unsolvable: usize,
     most_belts: usize,
     runs: usize,
+    /// Levels whose default encoding has ranks (C7), so that the check
+    /// without them tests the loop formulas' grounding.
+    ranked: usize,
+}
+
+/// Whether the default encoding of `level` writes ranks (C7).
+fn has_ranks(level: &Level) -> bool {
+    let mut vars = rustsat::instances::BasicVarManager::default();
+    let mut cnf = rustsat::instances::Cnf::new();
+    let enc = frosted::encode::Encoding::new(level, &EncodeOptions::default(), &mut cnf, &mut vars);
+    enc.acyclic_view.is_some()
 }
 
 impl Tally {
     /// Finds the fewest belts of `level` through what its runs read, checks
-    /// `solve` against it (with the defaults, and racing from the start), and
-    /// counts the level.
+    /// `solve` against it (with the defaults, racing from the start, and
+    /// without ranks), and counts the level.
     fn compare(&mut self, case: usize, level: &Level) {
         let (expected, n) = fewest_belts_by_reads(level);
         self.runs += n;
         check_solve(case, level, expected);
         let racing = racing_from_the_start();
         check_solve_with(case, level, expected, &racing, "racing from the start");
+        let unranked = Options {
+            lower_bound: false,
+            ..Options::default()
+        };
+        let how = "without ranks or the chain bound";
+        check_solve_encoded(case, level, expected, &unranked, &without_ranks(), how);
+        self.ranked += usize::from(has_ranks(level));
         match expected {
             Some(b) => {
                 self.solvable += 1;
@@ -231,10 +278,17 @@ fn solve_agrees_with_brute_force_on_small_random_levels() {
     }
     eprintln!(
         "{cases} small levels (up to {most_free} free cells, {ten_or_more} with 10 or more; \
-         {} runs): {} solvable (up to {} belts), {} unsolvable; solve agreed on all",
-        t.runs, t.solvable, t.most_belts, t.unsolvable
+         {} runs): {} solvable (up to {} belts), {} unsolvable, {} with ranks; \
+         solve agreed on all",
+        t.runs, t.solvable, t.most_belts, t.unsolvable, t.ranked
     );
     assert!(t.most_belts >= 6, "no solvable level needs 6 belts");
+    // Few small levels have a fork in a loop; the crowded boards have more.
+    assert!(
+        t.ranked >= cases / 80,
+        "only {} levels with ranks",
+        t.ranked
+    );
     assert!(
         ten_or_more * 2 >= cases,
         "only {ten_or_more} of {cases} levels have 10 free cells or more"
@@ -261,11 +315,16 @@ fn solve_agrees_with_brute_force_on_crowded_boards() {
         t.compare(case, &level);
     }
     eprintln!(
-        "{cases} crowded boards ({} runs): {} solvable (up to {} belts), {} unsolvable; \
-         solve agreed on all",
-        t.runs, t.solvable, t.most_belts, t.unsolvable
+        "{cases} crowded boards ({} runs): {} solvable (up to {} belts), {} unsolvable, \
+         {} with ranks; solve agreed on all",
+        t.runs, t.solvable, t.most_belts, t.unsolvable, t.ranked
     );
     assert!(t.most_belts >= 4, "no solvable board needs 4 belts");
+    assert!(
+        t.ranked >= cases / 20,
+        "only {} boards with ranks",
+        t.ranked
+    );
     assert!(
         t.solvable >= cases / 40,
         "{} solvable, {} unsolvable",

@@ -113,8 +113,9 @@ pub struct EncodingFlags {
     /// front (which costs clauses in the square of the free cells).
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_lazy_counter_from: Option<usize>,
-    /// The most rank clauses (roughly) the encoding spends on exact ranks
-    /// before it caps them (default 400000; 0 caps them at 4).
+    /// The most rank clauses (roughly) the encoding spends on the ranks
+    /// (C7); above it, it writes none and the loop formulas (L1) ground the
+    /// flows lazily (default 100000; 0: never ranks).
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_rank_budget: Option<usize>,
 }

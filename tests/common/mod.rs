@@ -120,7 +120,17 @@ pub mod solving {
             lazy_counter_from: lazy_from.unwrap_or(defaults.lazy_counter_from),
             ..defaults
         };
-        freshly_frosted::puzzle::solve(level, opts, &encode, &mut |e| {
+        solve_encoded(level, opts, &encode, progress)
+    }
+
+    /// [`solve`] with the encoding's options `encode`.
+    pub fn solve_encoded(
+        level: &Level,
+        opts: &Options,
+        encode: &freshly_frosted::encode::EncodeOptions,
+        progress: &mut dyn FnMut(&cegar::Progress<Level>),
+    ) -> Result<Report, String> {
+        freshly_frosted::puzzle::solve(level, opts, encode, &mut |e| {
             if let cegar::Event::Progress(p) = e {
                 progress(p)
             }

@@ -4,7 +4,9 @@
 //! ranked support edge `sup` from a node of strictly smaller rank (C7). The
 //! racing copies replace the clauses that order the ranks by "the `sup`
 //! edges close no cycle", by vertex elimination (C7′,
-//! [`Encoding::acyclic_clauses`]).
+//! [`Encoding::acyclic_clauses`]). Where the ranks would cost more clauses
+//! than a budget, none are written, and the loop formulas (L1) ground the
+//! flows lazily.
 
 use super::graph::{ComponentId, Edge, From};
 use super::{Encoding, NodeId, SourceId};
@@ -50,10 +52,6 @@ type Sizes = KeyedVec<SourceId, HashMap<ComponentId, (usize, usize)>>;
 
 /// The clauses of C7 being written: the rank order ones wait until the end.
 struct Ranks {
-    /// The largest rank.
-    cap: usize,
-    /// `¬strong` when the ranks are a strengthening, else nothing.
-    gate: Vec<Lit>,
     /// The clauses that order the ranks.
     order: Vec<Clause>,
     /// Per source, the edges inside ranked components.
@@ -105,37 +103,23 @@ impl Encoding {
             .collect()
     }
 
-    /// The largest rank: exact (one less than a component's size) when that
-    /// fits `budget`, else the largest cap that does, at least 4.
-    fn rank_cap(&self, sizes: &Sizes, budget: usize) -> (bool, usize) {
-        let cost_at = |cap: usize| -> usize {
-            sizes
-                .iter()
-                .flat_map(|m| m.values())
-                .map(|&(n, e)| (n + e) * n.saturating_sub(1).min(cap))
-                .sum()
-        };
-        let exact_cap = self.nodes.len();
-        if cost_at(exact_cap) <= budget {
-            return (true, exact_cap);
-        }
-        let (mut lo, mut hi) = (4, exact_cap);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            if cost_at(mid) <= budget {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        (false, lo)
+    /// Whether exact ranks (one less than each component's size) cost at
+    /// most `budget` clauses.
+    fn ranks_fit(&self, sizes: &Sizes, budget: usize) -> bool {
+        let cost: usize = sizes
+            .iter()
+            .flat_map(|m| m.values())
+            .map(|&(n, e)| (n + e) * n.saturating_sub(1))
+            .sum();
+        cost <= budget
     }
 
     /// C7 (ranks): every seen donut in a ranked component is grounded, its
     /// support coming from outside the component or from a node of smaller
-    /// rank, ranks order-encoded (`rank(n) ≥ j` for `j = 1..=H`). Exact when
-    /// the ranks fit `budget`, else a strengthening (`¬strong` in the support
-    /// clauses). The clauses that order the ranks come last, so that the
+    /// rank, ranks order-encoded (`rank(n) ≥ j` for `j = 1..=H`), exact. When
+    /// they would cost more than `budget` clauses, nothing is written: the
+    /// loop formulas (L1) ground the flows lazily, in searching as in
+    /// proving. The clauses that order the ranks come last, so that the
     /// racing copies can replace them ([`Encoding::acyclic_view`]).
     pub(super) fn flows_are_grounded(
         &mut self,
@@ -145,12 +129,11 @@ impl Encoding {
     ) {
         let rc = self.ranked_components();
         let sizes = self.ranked_sizes(&rc);
-        let (exact, cap) = self.rank_cap(&sizes, budget);
-        self.exact_ranks = exact;
-        self.adds_strength |= !exact;
+        self.exact_ranks = self.ranks_fit(&sizes, budget);
+        if !self.exact_ranks {
+            return;
+        }
         let mut ranks = Ranks {
-            cap,
-            gate: if exact { vec![] } else { vec![!self.strong] },
             order: Vec::new(),
             support_edges: KeyedVec::filled(self.sources.len(), Vec::new()),
         };
@@ -162,7 +145,7 @@ impl Encoding {
         for cl in ranks.order {
             let _ = col.add_clause(cl);
         }
-        if self.exact_ranks && ranks.support_edges.iter().any(|e| !e.is_empty()) {
+        if ranks.support_edges.iter().any(|e| !e.is_empty()) {
             self.acyclic_view = Some(RankClauses {
                 range: first_rank..first_rank + n_rank,
                 support_edges: ranks.support_edges,
@@ -186,9 +169,9 @@ impl Encoding {
             .nodes
             .keys()
             .map(|n| match (self.q[s][n], sizes.get(&rc.comp[n])) {
-                (Some(_), Some(&(size, _))) => (0..size.saturating_sub(1).min(ranks.cap))
-                    .map(|_| vm.new_lit())
-                    .collect(),
+                (Some(_), Some(&(size, _))) => {
+                    (0..size.saturating_sub(1)).map(|_| vm.new_lit()).collect()
+                }
                 _ => Vec::new(),
             })
             .collect();
@@ -225,10 +208,9 @@ impl Encoding {
             if rooted[n] || !rc.ranked(n) {
                 continue;
             }
-            let mut cl = ranks.gate.clone();
-            cl.push(!qn);
+            let mut cl = Clause::from([!qn]);
             cl.extend(sup_in[n].iter().copied());
-            let _ = col.add_clause(cl.into_iter().collect());
+            let _ = col.add_clause(cl);
         }
     }
 

@@ -94,8 +94,9 @@ pub struct EncodeOptions {
     /// in the square of the number of free cells); see
     /// [`Encoding::bound_belts`].
     pub lazy_counter_from: usize,
-    /// The most rank clauses (roughly) the encoding spends on exact ranks
-    /// (C7); above it, the ranks are capped and only searching uses them.
+    /// The most rank clauses (roughly) the encoding spends on the ranks
+    /// (C7); above it, it writes none, and the loop formulas (L1) ground
+    /// the flows lazily in searching as in proving.
     pub rank_budget: usize,
     /// Put each requirement of the rules' section 5 behind its own switch
     /// ([`Encoding::switches`]) and the route constraints that rest on a
@@ -109,7 +110,7 @@ impl Default for EncodeOptions {
     fn default() -> Self {
         EncodeOptions {
             lazy_counter_from: 1000,
-            rank_budget: 400_000,
+            rank_budget: 100_000,
             requirement_switches: false,
         }
     }
@@ -157,11 +158,12 @@ pub struct Encoding {
     /// their goal literals). Empty otherwise.
     pub switches: Vec<(Requirement, Lit)>,
     /// Whether searching adds anything to proving: S1 clauses, S2 beyond F1
-    /// (for a source that may be exempt from F1, or an any-source), or
-    /// searching-only ranks. When not, the loop proves from the start.
+    /// (for a source that may be exempt from F1, or an any-source). When
+    /// not, the loop proves from the start.
     pub adds_strength: bool,
-    /// Whether the ranks are exact (no loop can ever be unfounded) or a
-    /// searching-only strengthening (loop formulas then keep proofs sound).
+    /// Whether the ranks (C7) are written (no loop can ever be unfounded) or
+    /// left out because they would cost over the budget (loop formulas then
+    /// ground the flows).
     pub exact_ranks: bool,
     /// With exact ranks: where the clauses that order the ranks are among
     /// the clauses written, and the `sup` edges they order, for the same

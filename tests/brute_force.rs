@@ -87,13 +87,8 @@ fn seed(default: u64) -> u64 {
 /// `solve` must say `optimal` with `expected` belts, or `unsolvable` when
 /// `expected` is `None`, and its layout must solve the level.
 fn check_solve(case: usize, level: &Level, expected: Option<usize>) {
-    check_solve_with(
-        case,
-        level,
-        expected,
-        &Options::default(),
-        "default options",
-    );
+    let (options, encode) = (Options::default(), EncodeOptions::default());
+    check_solve_with(case, level, expected, &options, &encode, "default options");
 }
 
 /// No ranks on any level (C7 over budget everywhere): the loop formulas
@@ -105,26 +100,9 @@ fn without_ranks() -> EncodeOptions {
     }
 }
 
-/// [`check_solve`] with `options`, named `how` in a failure.
+/// [`check_solve`] with `options` and the encoding's options `encode`,
+/// named `how` in a failure.
 fn check_solve_with(
-    case: usize,
-    level: &Level,
-    expected: Option<usize>,
-    options: &Options,
-    how: &str,
-) {
-    check_solve_encoded(
-        case,
-        level,
-        expected,
-        options,
-        &EncodeOptions::default(),
-        how,
-    );
-}
-
-/// [`check_solve_with`] with the encoding's options `encode`.
-fn check_solve_encoded(
     case: usize,
     level: &Level,
     expected: Option<usize>,
@@ -182,13 +160,21 @@ impl Tally {
         self.runs += n;
         check_solve(case, level, expected);
         let racing = racing_from_the_start();
-        check_solve_with(case, level, expected, &racing, "racing from the start");
+        let encode = EncodeOptions::default();
+        check_solve_with(
+            case,
+            level,
+            expected,
+            &racing,
+            &encode,
+            "racing from the start",
+        );
         let unranked = Options {
             lower_bound: false,
             ..Options::default()
         };
         let how = "without ranks or the chain bound";
-        check_solve_encoded(case, level, expected, &unranked, &without_ranks(), how);
+        check_solve_with(case, level, expected, &unranked, &without_ranks(), how);
         self.ranked += usize::from(has_ranks(level));
         match expected {
             Some(b) => {

@@ -1,16 +1,20 @@
 //! The static facts about a level that every tick needs: scan order, bumper
 //! pushes, toppers, teleporter outs and the indices of targets and sources.
 
-use crate::grid::{CellId, Kind, Shape};
+use crate::grid::{CellId, Dir, Kind, Shape};
 use crate::level::{Level, Tile};
 
 /// Static facts about a level that every tick needs.
+#[derive(Clone)]
 pub(super) struct Board {
     pub(super) shape: Shape,
     pub(super) tiles: Vec<Tile>,
     pub(super) scan: Vec<CellId>,
     /// Position of each cell in scan order.
     pub(super) scan_pos: Vec<u32>,
+    /// For each cell and direction (in `Dir::index` order), the neighbour
+    /// that way (`None` off the grid): `Shape::step`, looked up.
+    pub(super) neighbours: Vec<[Option<CellId>; 4]>,
     /// For each cell and direction `d` (Up, Down, Left, Right), the kind pushed by a
     /// bumper at `p - d` facing `d`.
     pub(super) bumpers: Vec<[Option<Kind>; 4]>,
@@ -33,6 +37,10 @@ impl Board {
         for (i, c) in scan.iter().enumerate() {
             scan_pos[c.index()] = i as u32;
         }
+        let neighbours = shape
+            .cells()
+            .map(|c| Dir::ALL.map(|d| shape.step(c, d)))
+            .collect();
         let bumpers = level.bumper_pushes();
         let mut toppers = Vec::new();
         for &c in &scan {
@@ -65,6 +73,7 @@ impl Board {
             tiles: level.tiles.clone(),
             scan,
             scan_pos,
+            neighbours,
             bumpers,
             toppers,
             outs,
@@ -77,5 +86,11 @@ impl Board {
 
     pub(super) fn tile(&self, c: CellId) -> Tile {
         self.tiles[c.index()]
+    }
+
+    /// The cell next to `c` towards `d`, if it is on the grid.
+    #[inline]
+    pub(super) fn step(&self, c: CellId, d: Dir) -> Option<CellId> {
+        self.neighbours[c.index()][d.index()]
     }
 }

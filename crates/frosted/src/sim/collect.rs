@@ -31,7 +31,7 @@ impl Simulator {
         donut: Donut,
         rank: Kind,
     ) -> Result<(), Failure> {
-        let Some(to) = self.board.shape.step(from, dir) else {
+        let Some(to) = self.board.step(from, dir) else {
             return Err(Failure::OffGrid { from, dir, donut });
         };
         if !self.board.tile(to).can_enter(dir) {

@@ -3,9 +3,9 @@
 //!
 //! One [`Simulator`] owns the whole state and a few work buffers that are reused
 //! every tick, so a tick allocates nothing. Steady state is found by hashing each
-//! tick's state; a hash match is confirmed by replaying a fresh simulation to the
-//! earlier tick and comparing the full states, so a hash collision can never end a
-//! run early.
+//! tick's state; a hash match is confirmed by replaying the run to the earlier
+//! tick, from the last state kept before it (one every 256 ticks), and comparing
+//! the full states, so a hash collision can never end a run early.
 //!
 //! This module holds the state and result types; a tick's phases live in their
 //! own files, in the order a tick runs them:

@@ -3,52 +3,69 @@
 
 use super::simulator::{Simulator, NONE};
 use super::Cross;
-use crate::grid::Dir;
+use crate::grid::{CellId, Dir};
 use crate::level::Tile;
 
 impl Simulator {
     /// Steps 3 and 4: merges, crossovers, then the blocking fixpoint.
     pub(super) fn resolve_conflicts(&mut self) {
-        self.order_moves_by_destination();
-        let m = self.moves.len();
-        let mut g = 0;
-        while g < m {
-            let q = self.moves[self.order[g] as usize].to;
-            let mut end = g + 1;
-            while end < m && self.moves[self.order[end] as usize].to == q {
-                end += 1;
-            }
+        self.chain_moves_by_destination();
+        for j in 0..self.contested.len() {
+            let q = self.contested[j];
             if self.board.tile(q) == Tile::Crossover {
-                self.refuse_against_crossover(g, end);
-            } else if end - g >= 2 {
-                self.resolve_merge(g, end);
+                self.refuse_against_crossover(q);
+            } else {
+                self.resolve_merge(q);
             }
-            g = end;
         }
         self.refuse_behind_refused();
     }
 
-    /// Fills `order` with the move indices sorted by their destination's scan
-    /// position (then collection order), so that the moves into one cell are
-    /// next to each other.
+    /// Chains the moves into each cell (`first_into`, then `next_into`),
+    /// and lists in `contested`, in scan order, the cells where step 3 has
+    /// something to decide: crossovers a move enters, and merges (cells two
+    /// or more moves enter). Step 3 handles them in that order, since the
+    /// `waiting` counters a merge changes are read by the merges after it.
     #[inline]
-    fn order_moves_by_destination(&mut self) {
-        let m = self.moves.len();
-        self.order.clear();
-        self.order.extend(0..m as u32);
+    fn chain_moves_by_destination(&mut self) {
+        self.next_into.clear();
+        self.contested.clear();
+        for i in 0..self.moves.len() {
+            let to = self.moves[i].to;
+            let prev = self.first_into[to.index()];
+            self.next_into.push(prev);
+            self.first_into[to.index()] = i as u32;
+            let contested = match self.board.tile(to) == Tile::Crossover {
+                true => prev == NONE,
+                false => prev != NONE && self.next_into[prev as usize] == NONE,
+            };
+            if contested {
+                self.contested.push(to);
+            }
+        }
         let scan_pos = &self.board.scan_pos;
-        let moves = &self.moves;
-        self.order
-            .sort_unstable_by_key(|&i| (scan_pos[moves[i as usize].to.index()], i));
+        self.contested.sort_unstable_by_key(|q| scan_pos[q.index()]);
     }
 
-    /// Step 3 at a crossover: the moves `order[g..end]` into it are refused
-    /// when it is occupied or open only along the other axis.
+    /// The moves into `q`, last collected first.
+    fn moves_into(&self, q: CellId) -> impl Iterator<Item = usize> + '_ {
+        let mut i = self.first_into[q.index()];
+        std::iter::from_fn(move || {
+            let this = i;
+            (this != NONE).then(|| {
+                i = self.next_into[this as usize];
+                this as usize
+            })
+        })
+    }
+
+    /// Step 3 at a crossover: the moves into `q` are refused when it is
+    /// occupied or open only along the other axis.
     #[inline]
-    fn refuse_against_crossover(&mut self, g: usize, end: usize) {
-        let q = self.moves[self.order[g] as usize].to;
+    fn refuse_against_crossover(&mut self, q: CellId) {
         let state = self.cells[q.index()].cross;
-        for &i in &self.order[g..end] {
+        let mut i = self.first_into[q.index()];
+        while i != NONE {
             let mv = &mut self.moves[i as usize];
             let vertical = mv.dir.is_some_and(Dir::is_vertical);
             mv.refused = match state {
@@ -57,51 +74,46 @@ impl Simulator {
                 Cross::OpenVertical => !vertical,
                 Cross::Open => false,
             };
+            i = self.next_into[i as usize];
         }
     }
 
-    /// Step 3 at a merge: of the moves `order[g..end]` into one cell, the one
-    /// that has waited longest (then the most topped, then the first
-    /// collected) goes; the others are refused and wait one tick more.
+    /// Step 3 at a merge: of the moves into `q`, the one that has waited
+    /// longest (then the most topped, then the first collected) goes; the
+    /// others are refused and wait one tick more.
     #[inline]
-    fn resolve_merge(&mut self, g: usize, end: usize) {
+    fn resolve_merge(&mut self, q: CellId) {
         let cells = &self.cells;
         let moves = &self.moves;
-        let winner = self.order[g..end]
-            .iter()
-            .copied()
-            .max_by_key(|&i| {
-                let mv = &moves[i as usize];
-                (
-                    cells[mv.from.index()].waiting,
-                    mv.rank,
-                    std::cmp::Reverse(i),
-                )
-            })
-            .unwrap_or(self.order[g]);
-        for j in g..end {
-            let i = self.order[j] as usize;
-            let from = self.moves[i].from.index();
-            if i as u32 == winner {
+        let Some(winner) = self.moves_into(q).max_by_key(|&i| {
+            let mv = &moves[i];
+            (
+                cells[mv.from.index()].waiting,
+                mv.rank,
+                std::cmp::Reverse(i),
+            )
+        }) else {
+            return;
+        };
+        let mut i = self.first_into[q.index()];
+        while i != NONE {
+            let from = self.moves[i as usize].from.index();
+            if i as usize == winner {
                 self.cells[from].waiting = 0;
             } else {
                 self.cells[from].waiting += 1;
-                self.moves[i].refused = true;
+                self.moves[i as usize].refused = true;
             }
+            i = self.next_into[i as usize];
         }
     }
 
     /// Step 4: a move into the `from` cell of a refused move is refused, until
-    /// nothing changes. Moves are chained by destination so each is visited once.
+    /// nothing changes. The moves are chained by destination
+    /// ([`Simulator::chain_moves_by_destination`]), so each is visited once.
     #[inline]
     fn refuse_behind_refused(&mut self) {
         let m = self.moves.len();
-        self.next_into.clear();
-        for i in 0..m {
-            let to = self.moves[i].to.index();
-            self.next_into.push(self.first_into[to]);
-            self.first_into[to] = i as u32;
-        }
         self.stack.clear();
         for i in 0..m {
             let from = self.moves[i].from;

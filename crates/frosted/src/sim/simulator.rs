@@ -21,22 +21,35 @@ pub struct Simulator {
     pub(super) visited: Vec<bool>,
     pub(super) occupancy: Option<std::collections::HashSet<Seen>>,
     pub(super) history: HashMap<u64, u32>,
+    /// The state at the start of tick `1 + i * checkpoint_every`, for every
+    /// `i` reached so far (with steady-state detection).
+    checkpoints: Vec<Vec<CellState>>,
+    checkpoint_every: u32,
     pub(super) detect_steady: bool,
     // Work buffers, reused every tick.
     pub(super) moves: Vec<Move>,
-    pub(super) order: Vec<u32>,
+    pub(super) contested: Vec<CellId>,
     pub(super) refused_from: Vec<bool>,
     pub(super) first_into: Vec<u32>,
     pub(super) next_into: Vec<u32>,
     pub(super) stack: Vec<CellId>,
 }
 
+/// How often the state is kept while a run looks for its steady state: a
+/// hash match is confirmed by replaying at most this many ticks from the
+/// last state kept before the earlier tick.
+const CHECKPOINT_EVERY: u32 = 256;
+
 /// No move: the end of a chain of moves into one cell.
 pub(super) const NONE: u32 = u32::MAX;
 
 impl Simulator {
     pub fn new(level: &Level) -> Simulator {
-        let board = Board::new(level);
+        Simulator::on(Board::new(level))
+    }
+
+    /// A simulation on `board`, at the start of its first tick.
+    fn on(board: Board) -> Simulator {
         let n = board.shape.len();
         let delivered = vec![false; board.n_targets * board.n_sources * Kind::COUNT];
         Simulator {
@@ -49,9 +62,11 @@ impl Simulator {
             visited: vec![false; n],
             occupancy: None,
             history: HashMap::with_capacity(256),
+            checkpoints: Vec::new(),
+            checkpoint_every: CHECKPOINT_EVERY,
             detect_steady: true,
             moves: Vec::with_capacity(n),
-            order: Vec::with_capacity(n),
+            contested: Vec::with_capacity(n),
             refused_from: vec![false; n],
             first_into: vec![NONE; n],
             next_into: Vec::with_capacity(n),
@@ -167,6 +182,9 @@ impl Simulator {
             return None;
         }
         let t = self.tick;
+        if (t - 1).is_multiple_of(self.checkpoint_every) {
+            self.checkpoints.push(self.cells.clone());
+        }
         let h = self.state_hash();
         match self.history.get(&h) {
             Some(&earlier) => self.equals_state_at(earlier).then_some(End::Steady {
@@ -190,15 +208,17 @@ impl Simulator {
         Some(end)
     }
 
-    /// Confirms a hash match: replays a fresh run to the start of tick `earlier` and
+    /// Confirms a hash match: replays the run from the last state kept
+    /// before tick `earlier` (a checkpoint) to the start of `earlier`, and
     /// compares the full states.
     fn equals_state_at(&self, earlier: u32) -> bool {
-        let level = Level {
-            shape: self.board.shape,
-            tiles: self.board.tiles.clone(),
-            flags: Default::default(),
+        let i = (earlier - 1) / self.checkpoint_every;
+        let Some(kept) = self.checkpoints.get(i as usize) else {
+            return false;
         };
-        let mut replay = Simulator::new(&level);
+        let mut replay = Simulator::on(self.board.clone());
+        replay.cells.clone_from(kept);
+        replay.tick = 1 + i * self.checkpoint_every;
         replay.detect_steady = false;
         while replay.tick < earlier {
             if replay.step().is_some() {
@@ -211,5 +231,92 @@ impl Simulator {
     /// Teleporter outs of a channel, in row-major order.
     pub fn outs(&self, ch: Channel) -> &[CellId] {
         &self.board.outs[ch as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Dir;
+    use crate::level::Tile;
+    use cegar::xorshift::XorShift;
+    use std::path::Path;
+
+    /// The end of a run found without hashes or checkpoints: every state
+    /// is kept whole, and the first one seen twice is the steady state.
+    fn end_by_full_states(level: &Level) -> End {
+        let mut sim = Simulator::new(level);
+        sim.detect_steady = false;
+        let mut seen: HashMap<Vec<u64>, u32> = HashMap::new();
+        loop {
+            let state: Vec<u64> = sim.packed_state().collect();
+            if let Some(&earlier) = seen.get(&state) {
+                return End::Steady {
+                    tick: sim.tick,
+                    period: sim.tick - earlier,
+                };
+            }
+            seen.insert(state, sim.tick);
+            if let Some(end) = sim.step() {
+                return end;
+            }
+        }
+    }
+
+    /// The end of a run that keeps its state every `every` ticks.
+    fn end_with_checkpoints(level: &Level, every: u32) -> End {
+        let mut sim = Simulator::new(level);
+        sim.checkpoint_every = every;
+        sim.run().end
+    }
+
+    /// Every layout of the project's example levels (solutions and wrong
+    /// ones), and copies of them with a few belts changed at random.
+    fn layouts() -> Vec<Level> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels");
+        let mut files: Vec<_> = std::fs::read_dir(&root)
+            .expect("levels/ is readable")
+            .flatten()
+            .filter(|d| d.path().is_dir() && d.file_name() != "generated")
+            .flat_map(|d| std::fs::read_dir(d.path()).expect("a level folder is readable"))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".txt"))
+            .collect();
+        files.sort();
+        let mut rng = XorShift(7);
+        let mut out = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("a level file is readable");
+            let Ok(level) = crate::parse::parse(&text) else {
+                continue;
+            };
+            for _ in 0..20 {
+                let mut l = level.clone();
+                for t in l.tiles.iter_mut() {
+                    if matches!(t, Tile::Belt(_)) && rng.below(8) == 0 {
+                        *t = Tile::Belt(Dir::ALL[rng.below(4) as usize]);
+                    }
+                }
+                out.push(l);
+            }
+            out.push(level);
+        }
+        out
+    }
+
+    #[test]
+    fn checkpoints_find_the_first_repeated_state() {
+        let layouts = layouts();
+        assert!(layouts.len() > 500, "{} layouts", layouts.len());
+        let mut steady = 0;
+        for l in &layouts {
+            let truth = end_by_full_states(l);
+            steady += matches!(truth, End::Steady { .. }) as usize;
+            for every in [1, 3, 64, CHECKPOINT_EVERY, u32::MAX] {
+                assert_eq!(end_with_checkpoints(l, every), truth, "every {every}:\n{l}");
+            }
+        }
+        assert!(steady > 100, "only {steady} runs reach a steady state");
     }
 }

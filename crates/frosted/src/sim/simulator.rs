@@ -270,8 +270,8 @@ mod tests {
         sim.run().end
     }
 
-    /// Every layout of the project's example levels (solutions and wrong
-    /// ones), and copies of them with a few belts changed at random.
+    /// The project's example levels and their layouts (solutions and wrong
+    /// ones), and 20 copies of each with a few belts turned at random.
     fn layouts() -> Vec<Level> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels");
         let mut files: Vec<_> = std::fs::read_dir(&root)

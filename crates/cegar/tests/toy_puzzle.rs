@@ -301,6 +301,18 @@ fn a_bound_below_the_optimum_is_proved_by_the_lower_bound() {
     assert_eq!(r.counts.iterations, 0, "no SAT call was needed");
 }
 
+/// Solves the toy with the loop's trace lines collected.
+fn solve_traced(toy: &mut Toy, opts: &Options) -> (cegar::Report<Vec<bool>>, Vec<String>) {
+    let mut traces = Vec::new();
+    let r = cegar::solve(toy, opts, &mut |e| {
+        if let Event::Trace(t) = e {
+            traces.push(t);
+        }
+    })
+    .expect("the toy solves");
+    (r, traces)
+}
+
 /// A lower bound that needs more work than the slice of its budget the
 /// loop waits for: with one thread the loop waits for the whole search,
 /// which proves the claim before any SAT call; with two, the search goes on
@@ -318,13 +330,7 @@ fn a_slow_lower_bound_proves_the_same_beside_the_calls() {
         let mut toy = Toy::new(LEVELS[0], true);
         // Three searches (the bounds 1, 2 and 3) fit in the budget.
         toy.bound_work = opts.lower_bound_budget / 4;
-        let mut traces = Vec::new();
-        let r = cegar::solve(&mut toy, &opts, &mut |e| {
-            if let Event::Trace(t) = e {
-                traces.push(t);
-            }
-        })
-        .expect("the toy solves");
+        let (r, traces) = solve_traced(&mut toy, &opts);
         assert_eq!(r.status, Status::Unsolvable, "{threads} threads");
         let proof = r.proof().expect("a proof");
         assert_eq!(proof.max_cost, Some(3));
@@ -336,6 +342,41 @@ fn a_slow_lower_bound_proves_the_same_beside_the_calls() {
                 assert!(!ran_out, "one search with the whole budget: {traces:?}");
             }
             _ => assert!(ran_out, "the slice ran out first: {traces:?}"),
+        }
+    }
+}
+
+/// The search beside the SAT calls gets its own, larger budget: a bound
+/// that needs more work than the loop's budget runs out with one thread
+/// (the SAT calls prove the claim), and with two it is searched beside the
+/// calls with the beside budget.
+#[test]
+fn the_search_beside_the_calls_has_the_larger_budget() {
+    for threads in [1, 2] {
+        let opts = Options {
+            max_cost: Some(3),
+            threads,
+            trace: true,
+            lower_bound_budget: 4_000,
+            lower_bound_beside_budget: 4_000_000,
+            ..Options::default()
+        };
+        let mut toy = Toy::new(LEVELS[0], true);
+        toy.bound_work = 10 * opts.lower_bound_budget;
+        let (r, traces) = solve_traced(&mut toy, &opts);
+        assert_eq!(r.status, Status::Unsolvable, "{threads} threads");
+        let beside = format!(
+            "beside the SAT calls (budget {})",
+            opts.lower_bound_beside_budget
+        );
+        let sent = traces.iter().any(|t| t.contains(&beside));
+        match threads {
+            1 => {
+                assert!(!sent, "no search beside the calls: {traces:?}");
+                let proof = r.proof().expect("a proof");
+                assert_eq!(proof.by, ProofMethod::Sat, "the bound ran out");
+            }
+            _ => assert!(sent, "searched beside the calls: {traces:?}"),
         }
     }
 }

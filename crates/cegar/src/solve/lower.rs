@@ -5,8 +5,10 @@
 //! nothing. So each question goes first to a short search the loop waits
 //! for (a [`Lower::SLICE`] of the budget: small levels are answered there,
 //! the same way every time); when that runs out and the loop has a second
-//! core (`--threads` above 1), the full search runs beside the SAT calls,
-//! and the loop reads its answer between calls. A refutation that arrives
+//! core (`--threads` above 1), the search runs again beside the SAT calls,
+//! with a budget 250 times larger (`Options::lower_bound_beside_budget`:
+//! there it costs only what it takes from the racing copies), and the loop
+//! reads its answer between calls. A refutation that arrives
 //! during a call interrupts it ([`crate::sat::Backend::interrupt_on`]). A
 //! new question (after a new candidate) stops the search still running
 //! beside the calls, reads its answer, and starts with a slice again.

@@ -40,13 +40,24 @@ pub const RACE_HEAD_START: Duration = Duration::from_millis(250);
 /// chain bound counts cells looked at and distance lookups: its proof on
 /// 09-tropical-rain/11 takes about 1.3 million, and a search that runs out
 /// takes a few hundredths of a second). With several threads the loop
-/// waits for a quarter of it and runs the whole search again beside the
-/// SAT calls ([`lower`]), so that a search that runs out costs a quarter of
-/// the wait. The loop stops
+/// waits for a quarter of it and runs the search again beside the SAT
+/// calls ([`lower`]) with [`LOWER_BOUND_BESIDE_BUDGET`], so that a search
+/// that runs out costs a quarter of the wait. The loop stops
 /// asking after the first search after a candidate that runs out: searches
 /// for the next bounds down seldom fare better, and each would cost as much
 /// again.
 pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
+
+/// The work a lower-bound search beside the SAT calls may do, after the
+/// slice the loop waited for ran out: 250 times [`LOWER_BOUND_BUDGET`],
+/// about 3 s of a core of its own (the chain bound), longer when it shares
+/// the cores with the racing copies. Beside the calls a long search costs
+/// only what it takes from those copies, and it ends early when a new
+/// question or the end of the solve stops it. Some refutations need it: the
+/// chain bound refutes one belt fewer than the best layout of the generated
+/// levels `multi-out-015` and `game-002` after about 190 and 300 million
+/// units.
+pub const LOWER_BOUND_BESIDE_BUDGET: u64 = 1_000_000_000;
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -78,6 +89,9 @@ pub struct Options {
     pub lower_bound: bool,
     /// The work one lower-bound search may do ([`LOWER_BOUND_BUDGET`]).
     pub lower_bound_budget: u64,
+    /// The work a search beside the SAT calls may do
+    /// ([`LOWER_BOUND_BESIDE_BUDGET`]); with one thread, unused.
+    pub lower_bound_beside_budget: u64,
     /// Shuffle the clauses with this seed before the solver sees them.
     pub seed: Option<u64>,
     /// Send [`Event::Trace`] and [`Event::Rejected`] events.
@@ -103,6 +117,7 @@ impl Default for Options {
             eliminate: true,
             lower_bound: true,
             lower_bound_budget: LOWER_BOUND_BUDGET,
+            lower_bound_beside_budget: LOWER_BOUND_BESIDE_BUDGET,
             seed: None,
             trace: false,
             record: false,

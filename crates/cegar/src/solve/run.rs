@@ -204,8 +204,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
 
     /// Asks the lower bound whether a candidate costing at most `q.top`
     /// could solve: first a slice of the budget while the loop waits, then,
-    /// with a second thread, the whole budget beside the SAT calls (see
-    /// [`super::lower`]); with one thread, the whole budget at once. A
+    /// with a second thread, the larger budget of a search beside the SAT
+    /// calls (`Options::lower_bound_beside_budget`; see [`super::lower`]);
+    /// with one thread, the whole budget at once. A
     /// search still running beside the calls is stopped first (the new
     /// question makes it moot) and its answer read.
     fn ask_lower(&mut self, q: Question) {
@@ -234,8 +235,14 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             None => self.retire_lower(),
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
                 self.trace_lower(&r);
+                let budget = self.opts.lower_bound_beside_budget.max(q.budget);
+                self.trace(format!(
+                    "trace: {} at most {}: searched beside the SAT calls (budget {budget})",
+                    self.lower.as_ref().map_or("lower bound", Lower::name),
+                    q.top
+                ));
                 if let Some(lower) = self.lower.as_mut() {
-                    lower.send(q);
+                    lower.send(Question { budget, ..q });
                 }
             }
             Some(r) => self.on_lower(r),

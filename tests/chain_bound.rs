@@ -227,6 +227,72 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     );
 }
 
+/// What the bound knows of the sources' first deliveries (a source whose
+/// chain runs alone into a target delivers its first donut there first)
+/// rules out topologies, never a solution: on random levels of the class,
+/// whose first source is an any-source one time in two or more, the bound
+/// still allows each minimum that brute force finds, and it refutes bounds
+/// below the minimum that the bound without it allowed.
+#[test]
+fn first_deliveries_rule_out_no_solution() {
+    let cases = common::cases("FROSTED_CHAIN_CASES", 400);
+    let mut rng = Rng::new(seed(0xf1a5_7d0e_0003));
+    let (mut checked, mut raised, mut unsolvable) = (0, 0, 0);
+    while checked < cases {
+        let max_free = 7 + rng.below(5);
+        let mut level = random_chain_level(&mut rng, max_free);
+        if rng.below(2) == 0 {
+            first_source_emits_every_kind(&mut level);
+        }
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        let without = ChainBound::new(&level)
+            .expect("the bound applies")
+            .with_first_deliveries(false);
+        let (Some(m), _) = fewest_belts_by_reads(&level) else {
+            // No layout solves: a refutation of every size is right.
+            let all = level.free_cells().count();
+            let refutes = |b: &ChainBound| b.allows(all, BUDGET) == Bound::Refuted;
+            unsolvable += usize::from(refutes(&cb) && !refutes(&without));
+            continue;
+        };
+        checked += 1;
+        match cb.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
+            other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+        }
+        let refuted = |b: &ChainBound| {
+            (0..m)
+                .rev()
+                .find(|&k| b.allows(k, BUDGET) == Bound::Refuted)
+        };
+        raised += usize::from(refuted(&cb) > refuted(&without));
+    }
+    eprintln!(
+        "{checked} solvable levels: the bound with first deliveries allowed each minimum, \
+         and refuted more bounds than without on {raised}; it alone proved {unsolvable} \
+         unsolvable levels unsolvable"
+    );
+    assert!(
+        raised + unsolvable >= cases / 50,
+        "raised on {raised}, {unsolvable} unsolvable"
+    );
+}
+
+/// Turns the first source of `level` into an any-source facing the same way.
+fn first_source_emits_every_kind(level: &mut Level) {
+    if let Some(t) = level
+        .tiles
+        .iter_mut()
+        .find(|t| matches!(t, Tile::Source(_)))
+    {
+        if let Tile::Source(d) = *t {
+            *t = Tile::AnySource(d);
+        }
+    }
+}
+
 /// How many of the levels checked have each mechanic of the bound's class,
 /// so that the tests can insist that each one is covered.
 #[derive(Default)]

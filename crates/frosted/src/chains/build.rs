@@ -54,6 +54,10 @@ impl ChainBound {
             fork_exits,
             targets: accepts,
             required,
+            first_donuts: !level
+                .shape
+                .cells()
+                .any(|c| level.tile(c) == Tile::Crossover),
             cache: RefCell::new(HashMap::new()),
             simple_memo: RefCell::new(HashMap::new()),
             xy,

@@ -22,7 +22,9 @@
 //! are reached, which topped cells each chain owns and in which order, how
 //! each chain ends and where each merge lands, among the topologies whose
 //! donuts could make the level's deliveries (every exit of every fork
-//! taken, every merge followed). The topology of a real solution is among
+//! taken, every merge followed), and whose sources' first deliveries,
+//! where the topology fixes them, are accepted (`search`). The topology of
+//! a real solution is among
 //! them and costs no more than its belts, so no layout with fewer belts than
 //! the bound solves the level. `encodings/README.md` ("The chain bound")
 //! gives the argument in full; `tests/chain_bound.rs` checks it against
@@ -135,6 +137,10 @@ pub struct ChainBound {
     /// The kinds made by toppers working on cells a donut only passes
     /// (preset belts, crossovers, splitters, teleporters).
     passing: Vec<Kind>,
+    /// Whether a source's first donut can be followed to its target (the
+    /// level has no crossover, where it could be lost; see
+    /// `Search::first_delivery`).
+    first_donuts: bool,
     /// Per kind, how many times `:targets` names it: so many sources must
     /// deliver it (each (source, kind) pair counts once).
     required: [usize; Kind::COUNT],
@@ -176,6 +182,16 @@ impl ChainBound {
     #[must_use]
     pub fn with_simple_paths(mut self, on: bool) -> ChainBound {
         self.simple_paths = on;
+        self.known.set((None, None));
+        self
+    }
+
+    /// The same bound without what it knows of the sources' first
+    /// deliveries (`false`; on by default, on levels without crossovers):
+    /// for comparing the two in tests.
+    #[must_use]
+    pub fn with_first_deliveries(mut self, on: bool) -> ChainBound {
+        self.first_donuts &= on;
         self.known.set((None, None));
         self
     }

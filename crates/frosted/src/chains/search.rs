@@ -351,7 +351,77 @@ impl<'a> Search<'a> {
             (0..Kind::COUNT).any(|i| k[i] && (!asked || cb.required[i] > 0))
         };
         let enough = |i: usize| kinds.iter().filter(|k| k[i]).count() >= cb.required[i];
-        got.iter().all(|&g| g) && kinds.iter().all(delivers) && (0..Kind::COUNT).all(enough)
+        got.iter().all(|&g| g)
+            && kinds.iter().all(delivers)
+            && (0..Kind::COUNT).all(enough)
+            && self.first_deliveries_fit(into)
+    }
+
+    /// Whether the sources' first deliveries fit the targets and
+    /// `:targets`, for each source whose first delivery is known
+    /// ([`Search::first_delivery`]): some kind it can have is accepted by
+    /// its target (and named by `:targets`), and no kind is the only one
+    /// possible for more sources than `:targets` names it (each of those
+    /// sources delivers that kind, and each (source, kind) pair counts
+    /// once).
+    fn first_deliveries_fit(&self, into: &[Vec<(usize, usize)>]) -> bool {
+        let cb = self.cb;
+        let asked = cb.required.iter().any(|&m| m > 0);
+        let mut forced = [0; Kind::COUNT];
+        for s in 0..cb.starts.len() {
+            let Some((t, kinds)) = self.first_delivery(s, into) else {
+                continue;
+            };
+            let fits =
+                |k: &Kind| cb.targets[t].accepts(*k) && (!asked || cb.required[k.index()] > 0);
+            if !kinds.iter().any(fits) {
+                return false;
+            }
+            if let [k] = kinds[..] {
+                forced[k.index()] += 1;
+            }
+        }
+        !asked || (0..Kind::COUNT).all(|i| forced[i] <= cb.required[i])
+    }
+
+    /// The target of source `s`'s first delivery and the kinds it can
+    /// have, when they are known: the level has no crossover, chain `s`
+    /// ends in a target, no open chain merges into it and no other chain
+    /// ends in that target. Then no other donut enters the cells its
+    /// donuts pass (every cell a chain owns is its own; other streams that
+    /// share the preset belts or a teleporter on its way come onto its
+    /// cells, which is a merge, or into its target, which is an end
+    /// there), nothing is ahead of its first donut (plain), which never
+    /// waits and is topped by the toppers it passes once each, and its
+    /// donuts arrive in the order they left. A solution's run delivers
+    /// some donut of `s`, so it delivers that first donut, of one of these
+    /// kinds, to that target (every kind the toppers on the cells it only
+    /// passes could make is followed, as in [`Search::kinds_delivered`]).
+    fn first_delivery(&self, s: usize, into: &[Vec<(usize, usize)>]) -> Option<(usize, Vec<Kind>)> {
+        let cb = self.cb;
+        let End::Target(t) = self.chains[s].end else {
+            return None;
+        };
+        let merged_into = into.iter().flatten().any(|&(j, _)| j == s);
+        let shared_end =
+            (0..self.chains.len()).any(|j| j != s && self.chains[j].end == End::Target(t));
+        if !cb.first_donuts || merged_into || shared_end {
+            return None;
+        }
+        let mut kinds = with_passing(vec![Kind::PLAIN], &cb.passing);
+        for &wp in &self.chains[s].order {
+            let tops = &cb.waypoints[wp].kinds;
+            let topped: Vec<Kind> = match tops[..] {
+                // It stands there one tick: a lone topper acts once.
+                [top] => kinds
+                    .iter()
+                    .map(|&k| if top.prev() == Some(k) { top } else { k })
+                    .collect(),
+                _ => kinds.iter().flat_map(|&k| topped(k, tops)).collect(),
+            };
+            kinds = with_passing(topped, &cb.passing);
+        }
+        Some((t, kinds))
     }
 
     /// The kinds the topology lets source `s` deliver (its donuts start on
@@ -414,6 +484,20 @@ impl<'a> Search<'a> {
         }
         kinds
     }
+}
+
+/// `kinds` and every kind the toppers working on cells a donut only passes
+/// (`passing`) can turn them into.
+fn with_passing(kinds: Vec<Kind>, passing: &[Kind]) -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
+    for k in kinds {
+        for k2 in topped(k, passing) {
+            if !out.contains(&k2) {
+                out.push(k2);
+            }
+        }
+    }
+    out
 }
 
 /// `k` and every kind the toppers making `tops` can turn it into, acting

@@ -230,7 +230,8 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
 /// What the bound knows of the sources' first deliveries (a source whose
 /// chain runs alone into a target delivers its first donut there first)
 /// rules out topologies, never a solution: on random levels of the class,
-/// whose first source is an any-source one time in two or more, the bound
+/// whose first source is an any-source one time in two or more and whose
+/// targets accept every kind one time in three, the bound
 /// still allows each minimum that brute force finds, and it refutes bounds
 /// below the minimum that the bound without it allowed.
 #[test]
@@ -243,6 +244,9 @@ fn first_deliveries_rule_out_no_solution() {
         let mut level = random_chain_level(&mut rng, max_free);
         if rng.below(2) == 0 {
             first_source_emits_every_kind(&mut level);
+        }
+        if rng.below(3) == 0 {
+            every_target_accepts_every_kind(&mut level);
         }
         let Ok(cb) = ChainBound::new(&level) else {
             continue;
@@ -278,6 +282,16 @@ fn first_deliveries_rule_out_no_solution() {
         raised + unsolvable >= cases / 50,
         "raised on {raised}, {unsolvable} unsolvable"
     );
+}
+
+/// Makes every target of `level` accept every kind (so that `:targets`
+/// alone decides which kinds may come).
+fn every_target_accepts_every_kind(level: &mut Level) {
+    for t in &mut level.tiles {
+        if let Tile::Target { accepts, .. } = t {
+            *accepts = Accepts::Any;
+        }
+    }
 }
 
 /// Turns the first source of `level` into an any-source facing the same way.

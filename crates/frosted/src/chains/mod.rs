@@ -261,12 +261,27 @@ mod tests {
 
     #[test]
     fn an_any_source_carries_every_kind() {
-        // No topper: only an any-source can feed a frosting-only target.
-        let cb = bound("+>? .  ->1\n");
+        // No topper: only an any-source can feed a frosting-only target
+        // (as far as the bound sees: with a crossover on the level it
+        // does not follow the first donuts).
+        let cb = bound("+>? .  ->1\n*  #  #\n");
         assert_eq!(cb.allows(0, 1_000_000), Bound::Refuted);
         assert_eq!(cb.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
         let cb = bound("+>  .  ->1\n");
         assert_eq!(cb.allows(10, 1_000_000), Bound::Refuted);
+    }
+
+    #[test]
+    fn an_any_source_delivers_its_first_donuts_in_turn() {
+        // Its first donut, plain, is refused by a frosting-only target.
+        let cb = bound("+>? .  ->1\n");
+        assert_eq!(cb.allows(10, 1_000_000), Bound::Refuted);
+        // Past a frosting topper the first is accepted, but with no dead
+        // chain the third, sprinkles, comes too, and is refused.
+        let level = "#  1v #\n+>? .  ->1\n";
+        assert_eq!(bound(level).allows(10, 1_000_000), Bound::Refuted);
+        let without = bound(level).with_first_deliveries(false);
+        assert_eq!(without.allows(1, 1_000_000), Bound::Allowed { cost: 1 });
     }
 
     #[test]

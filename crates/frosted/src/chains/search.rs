@@ -263,7 +263,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.delivers_along(&into)
+        // Each open chain may instead be dead, and strand its donuts.
+        self.delivers_along(&into, !open.is_empty())
     }
 
     fn place(
@@ -332,14 +333,21 @@ impl<'a> Search<'a> {
     /// every source deliver, and lets as many sources deliver each kind as
     /// `:targets` names it (each (source, kind) pair counts once).
     fn delivers(&self, into: &[Option<(usize, usize)>]) -> bool {
+        let dead = |i: usize| {
+            self.chains[i].end == End::Open
+                && matches!(self.starts[i], Landing::Free(_))
+                && into[i].is_none()
+        };
+        let may_strand = (0..self.chains.len()).any(dead);
         let into: Vec<Vec<(usize, usize)>> =
             into.iter().map(|m| m.iter().copied().collect()).collect();
-        self.delivers_along(&into)
+        self.delivers_along(&into, may_strand)
     }
 
     /// [`Search::delivers`], where each open chain `i` goes on into every
-    /// segment `(j, a)` of `into[i]`.
-    fn delivers_along(&self, into: &[Vec<(usize, usize)>]) -> bool {
+    /// segment `(j, a)` of `into[i]`, and some open chain is dead (which
+    /// may strand a donut and end the run early) when `may_strand`.
+    fn delivers_along(&self, into: &[Vec<(usize, usize)>], may_strand: bool) -> bool {
         let cb = self.cb;
         let mut got = vec![false; cb.targets.len()];
         let sources = cb.starts.len();
@@ -354,40 +362,46 @@ impl<'a> Search<'a> {
         got.iter().all(|&g| g)
             && kinds.iter().all(delivers)
             && (0..Kind::COUNT).all(enough)
-            && self.first_deliveries_fit(into)
+            && self.first_deliveries_fit(into, may_strand)
     }
 
     /// Whether the sources' first deliveries fit the targets and
-    /// `:targets`, for each source whose first delivery is known
-    /// ([`Search::first_delivery`]): some kind it can have is accepted by
-    /// its target (and named by `:targets`), and no kind is the only one
+    /// `:targets`, for each source whose first deliveries are known
+    /// ([`Search::first_deliveries`]): each of them can have a kind its
+    /// target accepts (and `:targets` names), and no kind is the only one
     /// possible for more sources than `:targets` names it (each of those
     /// sources delivers that kind, and each (source, kind) pair counts
     /// once).
-    fn first_deliveries_fit(&self, into: &[Vec<(usize, usize)>]) -> bool {
+    fn first_deliveries_fit(&self, into: &[Vec<(usize, usize)>], may_strand: bool) -> bool {
         let cb = self.cb;
         let asked = cb.required.iter().any(|&m| m > 0);
         let mut forced = [0; Kind::COUNT];
         for s in 0..cb.starts.len() {
-            let Some((t, kinds)) = self.first_delivery(s, into) else {
+            let Some((t, deliveries)) = self.first_deliveries(s, into, may_strand) else {
                 continue;
             };
             let fits =
                 |k: &Kind| cb.targets[t].accepts(*k) && (!asked || cb.required[k.index()] > 0);
-            if !kinds.iter().any(fits) {
+            if !deliveries.iter().all(|kinds| kinds.iter().any(fits)) {
                 return false;
             }
-            if let [k] = kinds[..] {
-                forced[k.index()] += 1;
+            let mut only = [false; Kind::COUNT];
+            for kinds in &deliveries {
+                if let [k] = kinds[..] {
+                    only[k.index()] = true;
+                }
+            }
+            for i in 0..Kind::COUNT {
+                forced[i] += usize::from(only[i]);
             }
         }
         !asked || (0..Kind::COUNT).all(|i| forced[i] <= cb.required[i])
     }
 
-    /// The target of source `s`'s first delivery and the kinds it can
-    /// have, when they are known: the level has no crossover, chain `s`
-    /// ends in a target, no open chain merges into it and no other chain
-    /// ends in that target. Then no other donut enters the cells its
+    /// The target of source `s`'s first deliveries and, for each, the
+    /// kinds it can have, when they are known: the level has no crossover,
+    /// chain `s` ends in a target, no open chain merges into it and no
+    /// other chain ends in that target. Then no other donut enters the cells its
     /// donuts pass (every cell a chain owns is its own; other streams that
     /// share the preset belts or a teleporter on its way come onto its
     /// cells, which is a merge, or into its target, which is an end
@@ -397,7 +411,19 @@ impl<'a> Search<'a> {
     /// some donut of `s`, so it delivers that first donut, of one of these
     /// kinds, to that target (every kind the toppers on the cells it only
     /// passes could make is followed, as in [`Search::kinds_delivered`]).
-    fn first_delivery(&self, s: usize, into: &[Vec<(usize, usize)>]) -> Option<(usize, Vec<Kind>)> {
+    ///
+    /// When no open chain is dead (`may_strand` false), no donut strands,
+    /// so the run ends only by failing or by repeating its state. The
+    /// donuts of `s` all move every tick, each topped once by each topper
+    /// it passes, and an any-source's cycle repeats every five ticks, so
+    /// its state repeats only after five donuts in a row, one of each kind
+    /// it emits, have been delivered: all of them are known deliveries.
+    fn first_deliveries(
+        &self,
+        s: usize,
+        into: &[Vec<(usize, usize)>],
+        may_strand: bool,
+    ) -> Option<(usize, Vec<Vec<Kind>>)> {
         let cb = self.cb;
         let End::Target(t) = self.chains[s].end else {
             return None;
@@ -408,7 +434,19 @@ impl<'a> Search<'a> {
         if !cb.first_donuts || merged_into || shared_end {
             return None;
         }
-        let mut kinds = with_passing(vec![Kind::PLAIN], &cb.passing);
+        let emitted = match may_strand {
+            true => &[Kind::PLAIN][..],
+            false => cb.emits[s],
+        };
+        let deliveries = emitted.iter().map(|&k| self.delivered_as(s, k)).collect();
+        Some((t, deliveries))
+    }
+
+    /// The kinds a donut of kind `k` on chain `s` can have when it arrives,
+    /// moving every tick.
+    fn delivered_as(&self, s: usize, k: Kind) -> Vec<Kind> {
+        let cb = self.cb;
+        let mut kinds = with_passing(vec![k], &cb.passing);
         for &wp in &self.chains[s].order {
             let tops = &cb.waypoints[wp].kinds;
             let topped: Vec<Kind> = match tops[..] {
@@ -421,7 +459,7 @@ impl<'a> Search<'a> {
             };
             kinds = with_passing(topped, &cb.passing);
         }
-        Some((t, kinds))
+        kinds
     }
 
     /// The kinds the topology lets source `s` deliver (its donuts start on

@@ -54,7 +54,7 @@ impl ChainBound {
             fork_exits,
             targets: accepts,
             required,
-            first_donuts: !level
+            first_deliveries: !level
                 .shape
                 .cells()
                 .any(|c| level.tile(c) == Tile::Crossover),

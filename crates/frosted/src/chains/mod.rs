@@ -137,10 +137,10 @@ pub struct ChainBound {
     /// The kinds made by toppers working on cells a donut only passes
     /// (preset belts, crossovers, splitters, teleporters).
     passing: Vec<Kind>,
-    /// Whether a source's first donut can be followed to its target (the
-    /// level has no crossover, where it could be lost; see
-    /// `Search::first_delivery`).
-    first_donuts: bool,
+    /// Whether a source's first donuts can be followed to its target (the
+    /// level has no crossover, where one could be lost; see
+    /// `Search::first_deliveries`).
+    first_deliveries: bool,
     /// Per kind, how many times `:targets` names it: so many sources must
     /// deliver it (each (source, kind) pair counts once).
     required: [usize; Kind::COUNT],
@@ -191,7 +191,7 @@ impl ChainBound {
     /// for comparing the two in tests.
     #[must_use]
     pub fn with_first_deliveries(mut self, on: bool) -> ChainBound {
-        self.first_donuts &= on;
+        self.first_deliveries &= on;
         self.known.set((None, None));
         self
     }

@@ -401,13 +401,13 @@ impl<'a> Search<'a> {
     /// The target of source `s`'s first deliveries and, for each, the
     /// kinds it can have, when they are known: the level has no crossover,
     /// chain `s` ends in a target, no open chain merges into it and no
-    /// other chain ends in that target. Then no other donut enters the cells its
-    /// donuts pass (every cell a chain owns is its own; other streams that
-    /// share the preset belts or a teleporter on its way come onto its
-    /// cells, which is a merge, or into its target, which is an end
-    /// there), nothing is ahead of its first donut (plain), which never
-    /// waits and is topped by the toppers it passes once each, and its
-    /// donuts arrive in the order they left. A solution's run delivers
+    /// other chain ends in that target. Then no other donut enters the
+    /// cells its donuts pass (every cell a chain owns is its own; other
+    /// streams that share the preset belts or a teleporter on its way come
+    /// onto its cells, which is a merge, or into its target, which is an
+    /// end there), nothing is ahead of its first donut (plain), which
+    /// never waits and is topped by the toppers it passes once each, and
+    /// its donuts arrive in the order they left. A solution's run delivers
     /// some donut of `s`, so it delivers that first donut, of one of these
     /// kinds, to that target (every kind the toppers on the cells it only
     /// passes could make is followed, as in [`Search::kinds_delivered`]).
@@ -431,7 +431,7 @@ impl<'a> Search<'a> {
         let merged_into = into.iter().flatten().any(|&(j, _)| j == s);
         let shared_end =
             (0..self.chains.len()).any(|j| j != s && self.chains[j].end == End::Target(t));
-        if !cb.first_donuts || merged_into || shared_end {
+        if !cb.first_deliveries || merged_into || shared_end {
             return None;
         }
         let emitted = match may_strand {

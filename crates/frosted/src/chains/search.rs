@@ -448,15 +448,10 @@ impl<'a> Search<'a> {
         let cb = self.cb;
         let mut kinds = with_passing(vec![k], &cb.passing);
         for &wp in &self.chains[s].order {
-            let tops = &cb.waypoints[wp].kinds;
-            let topped: Vec<Kind> = match tops[..] {
-                // It stands there one tick: a lone topper acts once.
-                [top] => kinds
-                    .iter()
-                    .map(|&k| if top.prev() == Some(k) { top } else { k })
-                    .collect(),
-                _ => kinds.iter().flat_map(|&k| topped(k, tops)).collect(),
-            };
+            let mut topped = Vec::new();
+            for &k in &kinds {
+                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| topped.push(k2));
+            }
             kinds = with_passing(topped, &cb.passing);
         }
         kinds
@@ -489,20 +484,7 @@ impl<'a> Search<'a> {
             }
             let ch = &self.chains[i];
             if let Some(&wp) = ch.order.get(a) {
-                match cb.waypoints[wp].kinds[..] {
-                    // One topper: it tops a donut of the kind before its
-                    // own, once (a donut that waits meets it again, as
-                    // its own kind).
-                    [top] => {
-                        let k2 = if top.prev() == Some(k) { top } else { k };
-                        stack.push((i, a + 1, k2));
-                    }
-                    // Several: they may act in turn, as often as the donut
-                    // waits there; every kind they can make is followed.
-                    ref tops => {
-                        stack.extend(topped(k, tops).into_iter().map(|k2| (i, a + 1, k2)));
-                    }
-                }
+                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| stack.push((i, a + 1, k2)));
                 continue;
             }
             match ch.end {
@@ -521,6 +503,18 @@ impl<'a> Search<'a> {
             }
         }
         kinds
+    }
+}
+
+/// Calls `each` with every kind a donut of kind `k` can leave a waypoint
+/// with, whose toppers make `tops`. One topper tops a donut of the kind
+/// before its own, once (a donut that waits meets it again, as its own
+/// kind). Several may act in turn, as often as the donut waits there, so
+/// every kind they can make is given.
+fn leaving_waypoint(k: Kind, tops: &[Kind], mut each: impl FnMut(Kind)) {
+    match *tops {
+        [top] => each(if top.prev() == Some(k) { top } else { k }),
+        _ => topped(k, tops).into_iter().for_each(each),
     }
 }
 

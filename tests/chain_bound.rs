@@ -130,7 +130,7 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     let cases = common::cases("FROSTED_CHAIN_CASES", 400);
     let mut rng = Rng::new(seed(0xc4a1_0b0d_0001));
     let (mut checked, mut tight, mut branching) = (0, 0, 0);
-    let mut tight_simple = 0;
+    let (mut tight_simple, mut by_pairs) = (0, 0);
     let mut seen = Mechanics::default();
     let mut case = 0;
     while checked < cases {
@@ -152,6 +152,11 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
         }
         if m > 0 && cb.allows(m - 1, BUDGET) == Bound::Refuted {
             tight += 1;
+            // Without pricing pairs of chains together, the bound is lower.
+            let alone = ChainBound::new(&level)
+                .expect("the bound applies")
+                .with_pairs(false);
+            by_pairs += usize::from(alone.allows(m - 1, BUDGET) != Bound::Refuted);
         }
         // Priced by simple paths, the bound is higher, and still allows
         // the minimum.
@@ -184,7 +189,8 @@ fn the_bound_allows_the_fewest_belts_of_random_levels() {
     } = seen;
     eprintln!(
         "{checked} solvable levels of the class ({case} drawn): the bound allowed each \
-         minimum, and proved it on {tight} ({tight_simple} by simple paths); {branching} have a splitter, {several} two sources, \
+         minimum, and proved it on {tight} ({tight_simple} by simple paths, {by_pairs} only with pairs of chains priced together); \
+         {branching} have a splitter, {several} two sources, \
          {preset} preset belts, {crossing} crossovers, {copying} a teleporter with two outs, \
          {any} an any-source, {passing} a topper working on a cell donuts pass, {double} two \
          toppers working on one cell"
@@ -282,6 +288,96 @@ fn first_deliveries_rule_out_no_solution() {
         raised + unsolvable >= cases / 50,
         "raised on {raised}, {unsolvable} unsolvable"
     );
+}
+
+/// Pricing two chains together (each ends in a target or a fork, and no
+/// chain merges into either; the cheaper one walks its simple paths, the
+/// other is priced around each) rules out topologies, never a solution: on
+/// random levels with two sources and two targets, where the chains often
+/// cross, the bound still allows each minimum that brute force finds, and
+/// it refutes bounds below the minimum that the bound pricing each chain
+/// alone allowed.
+#[test]
+fn pairs_of_chains_rule_out_no_solution() {
+    let cases = common::cases("FROSTED_CHAIN_CASES", 400);
+    let mut rng = Rng::new(seed(0x9a12_c4a1_0004));
+    let (mut checked, mut raised, mut unsolvable) = (0, 0, 0);
+    while checked < cases {
+        let max_free = 9 + rng.below(5);
+        let level = random_crossing_level(&mut rng, max_free);
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        let alone = ChainBound::new(&level)
+            .expect("the bound applies")
+            .with_pairs(false);
+        let (Some(m), _) = fewest_belts_by_reads(&level) else {
+            let all = level.free_cells().count();
+            let refutes = |b: &ChainBound| b.allows(all, BUDGET) == Bound::Refuted;
+            unsolvable += usize::from(refutes(&cb) && !refutes(&alone));
+            continue;
+        };
+        checked += 1;
+        match cb.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
+            other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+        }
+        let refuted = |b: &ChainBound| {
+            (0..m)
+                .rev()
+                .find(|&k| b.allows(k, BUDGET) == Bound::Refuted)
+        };
+        raised += usize::from(refuted(&cb) > refuted(&alone));
+    }
+    eprintln!(
+        "{checked} solvable levels with two sources: the bound with pairs of chains priced \
+         together allowed each minimum, and refuted more bounds than without on {raised}; \
+         it alone proved {unsolvable} unsolvable levels unsolvable"
+    );
+    assert!(
+        raised + unsolvable >= cases / 50,
+        "raised on {raised}, {unsolvable} unsolvable"
+    );
+}
+
+/// A random level of the class with two plain sources and two targets
+/// that accept every kind, now and then a topper or a splitter, on a
+/// board of 4×4 to 5×5 with at most `max_free` free cells.
+fn random_crossing_level(rng: &mut Rng, max_free: usize) -> Level {
+    let shape = Shape {
+        width: 4 + rng.below(2),
+        height: 4 + rng.below(2),
+    };
+    let mut tiles = vec![Tile::Empty; shape.len()];
+    let mut it = shuffled(rng, shape.len()).into_iter();
+    for _ in 0..2 {
+        if let (Some(s), Some(t)) = (it.next(), it.next()) {
+            tiles[s] = Tile::Source(inward(rng, shape, s, false));
+            tiles[t] = Tile::Target {
+                dir: inward(rng, shape, t, true),
+                accepts: Accepts::Any,
+            };
+        }
+    }
+    if rng.below(3) == 0 {
+        if let Some(c) = it.next() {
+            tiles[c] = Tile::Topper {
+                kind: Kind::new(1).unwrap_or(Kind::PLAIN),
+                dir: rng.dir(),
+            };
+        }
+    }
+    if rng.below(4) == 0 {
+        if let Some(c) = it.next() {
+            tiles[c] = Tile::Splitter(rng.dir());
+        }
+    }
+    block_until_free(rng, &mut tiles, max_free);
+    Level {
+        shape,
+        tiles,
+        flags: Flags::default(),
+    }
 }
 
 /// Makes every target of `level` accept every kind (so that `:targets`

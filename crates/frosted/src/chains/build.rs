@@ -43,7 +43,12 @@ impl ChainBound {
             .chain(&lander.targets))
         .map(|&c| level.shape.pos(c))
         .collect();
+        let mut topped = vec![false; lander.free.len()];
+        for w in &waypoints {
+            topped[w.cell] = true;
+        }
         Ok(ChainBound {
+            topped,
             starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),
             emits: sources.iter().map(|&(_, _, kinds)| kinds).collect(),
             passing: lander.passing_toppings(),
@@ -62,6 +67,9 @@ impl ChainBound {
             simple_memo: RefCell::new(HashMap::new()),
             xy,
             simple_paths: false,
+            walls: RefCell::new(None),
+            pairs: true,
+            pair_memo: RefCell::new(HashMap::new()),
             work: Cell::new(0),
             known: Cell::new((None, None)),
         })

@@ -16,6 +16,15 @@ impl ChainBound {
         self.free.len()
     }
 
+    /// Whether a measured path may run on through free cell `q`: not
+    /// through a topped cell, which a chain passes only as one of its
+    /// waypoints (each segment between two of them, or before the first
+    /// or after the last, passes no other; a path may still start or end
+    /// on one).
+    fn passable(&self, q: usize) -> bool {
+        !self.topped[q]
+    }
+
     /// The point index of a fork's or a target's entry.
     pub(super) fn end_point(&self, e: End) -> usize {
         match e {
@@ -26,15 +35,21 @@ impl ChainBound {
     }
 
     /// Moves from free cell `a` to every point (free cells, then forks
-    /// and targets), never through the cells of `excl`; backwards
+    /// and targets), never through the cells of `excl` (nor the walls of
+    /// [`ChainBound::chain_cost_around`], when set) nor on through a
+    /// topped cell other than `a` ([`ChainBound::passable`]); backwards
     /// (`forward` false): moves from every free cell to point `a`.
     pub(super) fn dist(&self, a: usize, excl: Excl, forward: bool) -> Arc<Vec<u32>> {
-        if let Some(d) = self.cache.borrow().get(&(a, excl, forward)) {
-            return d.clone();
+        let walls = self.walls.borrow();
+        if walls.is_none() {
+            if let Some(d) = self.cache.borrow().get(&(a, excl, forward)) {
+                return d.clone();
+            }
         }
         let n = self.n();
         self.work.set(self.work.get() + self.back.len() as u64);
-        let blocked = |i: usize| excl.contains(&(i as u32));
+        let walled = |i: usize| walls.as_ref().is_some_and(|w| w.get(i) == Some(&true));
+        let blocked = |i: usize| excl.contains(&(i as u32)) || walled(i);
         let mut dist = vec![INF; self.back.len()];
         let mut queue = std::collections::VecDeque::new();
         if forward {
@@ -46,7 +61,7 @@ impl ChainBound {
                 for q in self.moves[p].iter().flatten().copied() {
                     if dist[q] == INF && !(q < n && blocked(q)) {
                         dist[q] = dist[p] + 1;
-                        if q < n {
+                        if q < n && self.passable(q) {
                             queue.push_back(q);
                         }
                     }
@@ -61,16 +76,36 @@ impl ChainBound {
                 for &q in &self.back[p] {
                     if dist[q] == INF && !blocked(q) {
                         dist[q] = dist[p] + 1;
-                        queue.push_back(q);
+                        if self.passable(q) {
+                            queue.push_back(q);
+                        }
                     }
                 }
             }
         }
         let d = Arc::new(dist);
-        self.cache
-            .borrow_mut()
-            .insert((a, excl, forward), d.clone());
+        if walls.is_none() {
+            self.cache
+                .borrow_mut()
+                .insert((a, excl, forward), d.clone());
+        }
         d
+    }
+
+    /// [`ChainBound::chain_cost`] of a chain no other chain merges into,
+    /// with the free cells marked in `walls` walled off (measured without
+    /// the cache).
+    pub(super) fn chain_cost_around(
+        &self,
+        s: usize,
+        order: &[usize],
+        end: End,
+        walls: &[bool],
+    ) -> u32 {
+        *self.walls.borrow_mut() = Some(walls.to_vec());
+        let c = self.chain_cost(s, order, end, &[]);
+        *self.walls.borrow_mut() = None;
+        c
     }
 
     /// Moves from free cell `a` to point `b` avoiding `excl`. A lookup

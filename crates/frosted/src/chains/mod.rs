@@ -37,6 +37,7 @@
 mod build;
 mod cost;
 mod distance;
+mod pair;
 mod search;
 mod simple;
 
@@ -113,6 +114,10 @@ type DistCache = RefCell<HashMap<(usize, Excl, bool), Arc<Vec<u32>>>>;
 /// point).
 type SimpleMemo = RefCell<HashMap<(usize, Vec<usize>, usize), simple::Memo>>;
 
+/// [`ChainBound::pair_below`]'s answers per pair of chains (start, waypoint
+/// order, end's point).
+type PairMemo = RefCell<HashMap<(pair::Shape, pair::Shape), pair::Memo>>;
+
 /// A level seen as chains, ready to bound.
 pub struct ChainBound {
     /// Free cells, indexed densely.
@@ -124,6 +129,10 @@ pub struct ChainBound {
     /// whose belt can lead there.
     back: Vec<Vec<usize>>,
     waypoints: Vec<Waypoint>,
+    /// Per free cell, whether it is a waypoint's: a chain passes such a
+    /// cell only as one of its waypoints, so the paths measured never run
+    /// through one (`distance`).
+    topped: Vec<bool>,
     /// Per fork: where its exits send a donut (a splitter's left, then
     /// right; a teleporter's outs, row by row).
     fork_exits: Vec<Vec<Landing>>,
@@ -154,6 +163,13 @@ pub struct ChainBound {
     /// What [`ChainBound::simple_chain`] found per (start, waypoint order,
     /// end's point): the fewest cells, or that none is below the cap given.
     simple_memo: SimpleMemo,
+    /// Free cells walled off while [`ChainBound::chain_cost_around`]
+    /// prices a chain.
+    walls: RefCell<Option<Vec<bool>>>,
+    /// Whether pairs of chains are priced together ([`pair`]).
+    pairs: bool,
+    /// What [`ChainBound::pair_below`] learnt per pair of chains.
+    pair_memo: PairMemo,
     /// Work done so far, in cells looked at (for the budget).
     work: Cell<u64>,
     /// The largest bound refuted so far, and the cheapest topology found
@@ -192,6 +208,28 @@ impl ChainBound {
     #[must_use]
     pub fn with_first_deliveries(mut self, on: bool) -> ChainBound {
         self.first_deliveries &= on;
+        self.known.set((None, None));
+        self
+    }
+
+    /// The same bound with paths free to run through topped cells (`false`;
+    /// on by default they pass one only as a waypoint): for comparing the
+    /// two in tests.
+    #[must_use]
+    pub fn with_topped_cells_avoided(mut self, on: bool) -> ChainBound {
+        if !on {
+            self.topped.iter_mut().for_each(|t| *t = false);
+            self.cache.borrow_mut().clear();
+            self.known.set((None, None));
+        }
+        self
+    }
+
+    /// The same bound without pricing pairs of chains together (`false`;
+    /// on by default): for comparing the two in tests.
+    #[must_use]
+    pub fn with_pairs(mut self, on: bool) -> ChainBound {
+        self.pairs = on;
         self.known.set((None, None));
         self
     }
@@ -285,6 +323,19 @@ mod tests {
     }
 
     #[test]
+    fn a_path_passes_a_topped_cell_only_as_a_waypoint() {
+        // The straight way to the plain target passes the frosting
+        // topper's cell (2,1), which would top the donut: the way round
+        // it, above, takes five belts.
+        let level = ".  .  .  .  .\n+> .  .  .  ->\n#  #  1^ #  #\n";
+        let cb = bound(level);
+        assert_eq!(cb.allows(4, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(5, 1_000_000), Bound::Allowed { cost: 5 });
+        let through = bound(level).with_topped_cells_avoided(false);
+        assert_eq!(through.allows(3, 1_000_000), Bound::Allowed { cost: 3 });
+    }
+
+    #[test]
     fn a_topper_on_a_preset_belt_tops_the_donuts_that_pass() {
         // Frosted only on the preset belt at (1,1).
         let cb = bound("#  1v #  #\n+> >  .  ->1\n");
@@ -335,6 +386,19 @@ mod tests {
         let cb = bound("+> .  .  ->\n#  #  #  #\n+> .  .  ->\n");
         assert_eq!(cb.allows(3, 1_000_000), Bound::Refuted);
         assert_eq!(cb.allows(4, 1_000_000), Bound::Allowed { cost: 4 });
+    }
+
+    #[test]
+    fn two_chains_that_cross_go_round_each_other() {
+        // Alone, each source's way is straight: three belts and one, both
+        // on (2,2). Together the lower one goes round the other's belt,
+        // above or below: seven belts and one.
+        let level = ".  .  .  .  .\n.  .  +v .  .\n+> .  .  .  ->\n.  .  -v .  .\n.  .  .  .  .\n";
+        let cb = bound(level);
+        assert_eq!(cb.allows(7, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(8, 1_000_000), Bound::Allowed { cost: 8 });
+        let alone = bound(level).with_pairs(false);
+        assert_eq!(alone.allows(4, 1_000_000), Bound::Allowed { cost: 4 });
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! then where each open chain merges, until one topology under the limit
 //! makes the level's deliveries.
 
+use super::pair::{Pair, Part};
 use super::simple::Simple;
 use super::{Bound, ChainBound, End, Landing, INF};
 use crate::grid::Kind;
@@ -267,6 +268,52 @@ impl<'a> Search<'a> {
         self.delivers_along(&into, !open.is_empty())
     }
 
+    /// The cost of the topology with every two chains that end in a fork
+    /// or a target, and that no chain merges into, priced together
+    /// ([`ChainBound::pair_below`]); `None` when some two cannot fit under
+    /// the limit with the other chains' costs.
+    fn priced_in_pairs(
+        &mut self,
+        into: &[Option<(usize, usize)>],
+        costs: &[u32],
+        cost: u32,
+    ) -> Result<Option<u32>, OutOfBudget> {
+        if !self.cb.pairs {
+            return Ok(Some(cost));
+        }
+        let alone: Vec<(usize, usize)> = (0..self.chains.len())
+            .filter_map(|i| match self.starts[i] {
+                Landing::Free(s) if self.chains[i].end != End::Open => Some((i, s)),
+                _ => None,
+            })
+            .filter(|&(i, _)| !into.iter().any(|m| matches!(m, Some((j, _)) if *j == i)))
+            .collect();
+        let mut raised = cost;
+        for (x, &(i, si)) in alone.iter().enumerate() {
+            for &(j, sj) in &alone[x + 1..] {
+                self.step()?;
+                let rest = cost - costs[i] - costs[j];
+                let part = |k: usize, start: usize| Part {
+                    start,
+                    order: &self.chains[k].order,
+                    end: self.chains[k].end,
+                    cost: costs[k],
+                };
+                let work_cap = self.until.saturating_sub(self.cb.work.get());
+                let cap = self.limit - rest;
+                match self
+                    .cb
+                    .pair_below(&part(i, si), &part(j, sj), cap, work_cap, self.stop)
+                {
+                    Pair::Below(t) => raised = raised.max(rest + t),
+                    Pair::AtLeastCap => return Ok(None),
+                    Pair::OutOfWork => return Err(OutOfBudget),
+                }
+            }
+        }
+        Ok(Some(raised))
+    }
+
     fn place(
         &mut self,
         open: &[usize],
@@ -282,7 +329,7 @@ impl<'a> Search<'a> {
         self.step()?;
         if k == open.len() {
             if self.delivers(into) {
-                self.found = Some(cost);
+                self.found = self.priced_in_pairs(into, &costs, cost)?;
             }
             return Ok(());
         }

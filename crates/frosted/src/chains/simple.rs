@@ -44,7 +44,7 @@ pub(super) enum Memo {
 }
 
 /// The state of one search.
-struct Walk<'a> {
+pub(super) struct Walk<'a> {
     cb: &'a ChainBound,
     /// The free cells to pass in order, then the end's point.
     targets: Vec<usize>,
@@ -63,7 +63,15 @@ struct Walk<'a> {
     stop: Option<&'a AtomicBool>,
     /// Nodes visited (the stop flag is looked at every 256).
     nodes: u64,
+    /// When set, every path of fewer cells than `best` is offered to it
+    /// (its cells marked in `used`, and how many), and the search stops at
+    /// the first it takes (`found`, with what it answered in `taken`).
+    offer: Option<Offer<'a>>,
+    taken: u32,
 }
+
+/// What a path is offered to: `Some(total)` takes it.
+pub(super) type Offer<'a> = &'a dyn Fn(&[bool], u32) -> Option<u32>;
 
 impl ChainBound {
     /// The fewest cells of a simple path from free cell `s` through the
@@ -130,6 +138,25 @@ impl ChainBound {
         work_cap: u64,
         stop: Option<&AtomicBool>,
     ) -> Simple {
+        let mut walk = self.walk(order, end, cap, work_cap, stop);
+        match walk.run(s) {
+            None => Simple::OutOfWork,
+            Some(true) => Simple::Fewest(walk.best),
+            Some(false) => Simple::AtLeastCap,
+        }
+    }
+
+    /// A walk over the simple paths of a chain through the waypoints
+    /// `order` into `end`, of fewer cells than `cap` (from the start
+    /// [`Walk::run`] is given).
+    pub(super) fn walk<'a>(
+        &'a self,
+        order: &[usize],
+        end: End,
+        cap: u32,
+        work_cap: u64,
+        stop: Option<&'a AtomicBool>,
+    ) -> Walk<'a> {
         let n = self.n();
         let mut targets: Vec<usize> = order.iter().map(|&w| self.waypoints[w].cell).collect();
         targets.push(self.end_point(end));
@@ -137,7 +164,7 @@ impl ChainBound {
         for w in &self.waypoints {
             waypoint[w.cell] = true;
         }
-        let mut walk = Walk {
+        Walk {
             cb: self,
             targets,
             waypoint,
@@ -150,19 +177,37 @@ impl ChainBound {
             work_cap,
             stop,
             nodes: 0,
-        };
-        let k = usize::from(walk.targets.len() > 1 && walk.targets[0] == s);
-        if walk.waypoint[s] && k == 0 {
-            return Simple::AtLeastCap;
+            offer: None,
+            taken: 0,
         }
-        walk.used[s] = true;
-        let done = walk.extend(s, k, 1);
-        self.work.set(self.work.get() + walk.work);
-        match (done, walk.found) {
-            (false, _) => Simple::OutOfWork,
-            (true, true) => Simple::Fewest(walk.best),
-            (true, false) => Simple::AtLeastCap,
+    }
+}
+
+impl<'a> Walk<'a> {
+    /// Offers every path of fewer cells than the cap to `offer` instead of
+    /// looking for the fewest: the walk stops at the first it takes.
+    pub(super) fn offering_to(mut self, offer: Offer<'a>) -> Walk<'a> {
+        self.offer = Some(offer);
+        self
+    }
+
+    /// What the offer answered for the path it took.
+    pub(super) fn taken(&self) -> u32 {
+        self.taken
+    }
+
+    /// Walks from free cell `s`: `None` when the work ran out, else
+    /// whether a path was found (or taken). The work is added to the
+    /// bound's count.
+    pub(super) fn run(&mut self, s: usize) -> Option<bool> {
+        let k = usize::from(self.targets.len() > 1 && self.targets[0] == s);
+        if self.waypoint[s] && k == 0 {
+            return Some(false);
         }
+        self.used[s] = true;
+        let done = self.extend(s, k, 1);
+        self.cb.work.set(self.cb.work.get() + self.work);
+        done.then_some(self.found)
     }
 }
 
@@ -246,8 +291,19 @@ impl Walk<'_> {
         next.sort_unstable();
         for (_, p) in next {
             if p == goal && k == last {
-                self.best = len;
-                self.found = true;
+                match self.offer {
+                    None => {
+                        self.best = len;
+                        self.found = true;
+                    }
+                    Some(offer) => {
+                        if let Some(total) = offer(&self.used, len) {
+                            self.taken = total;
+                            self.found = true;
+                            return true;
+                        }
+                    }
+                }
                 continue;
             }
             if p >= n || self.used[p] || (self.waypoint[p] && p != goal) {
@@ -259,6 +315,9 @@ impl Walk<'_> {
             self.used[p] = false;
             if !ok {
                 return false;
+            }
+            if self.found && self.offer.is_some() {
+                return true;
             }
         }
         true

@@ -291,8 +291,8 @@ fn first_deliveries_rule_out_no_solution() {
 }
 
 /// Pricing two chains together (each ends in a target or a fork, and no
-/// chain merges into either; the cheaper one walks its simple paths, the
-/// other is priced around each) rules out topologies, never a solution: on
+/// chain merges into one of them, which walks its simple paths; the other
+/// is priced around each) rules out topologies, never a solution: on
 /// random levels with two sources and two targets, where the chains often
 /// cross, the bound still allows each minimum that brute force finds, and
 /// it refutes bounds below the minimum that the bound pricing each chain

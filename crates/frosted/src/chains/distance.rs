@@ -92,18 +92,20 @@ impl ChainBound {
         d
     }
 
-    /// [`ChainBound::chain_cost`] of a chain no other chain merges into,
-    /// with the free cells marked in `walls` walled off (measured without
-    /// the cache).
+    /// [`ChainBound::chain_cost`] with the free cells marked in `walls`
+    /// walled off (measured without the cache; the tails of the chains
+    /// merging in were measured without the walls, which can only make
+    /// them shorter).
     pub(super) fn chain_cost_around(
         &self,
         s: usize,
         order: &[usize],
         end: End,
+        tails: &[Vec<&[u32]>],
         walls: &[bool],
     ) -> u32 {
         *self.walls.borrow_mut() = Some(walls.to_vec());
-        let c = self.chain_cost(s, order, end, &[]);
+        let c = self.chain_cost(s, order, end, tails);
         *self.walls.borrow_mut() = None;
         c
     }

@@ -1,13 +1,15 @@
 //! Two chains priced together. The bound prices each chain alone, so two
 //! chains of a topology may both be priced through the same cells, where
 //! a layout must send one of them round the other. For two chains that
-//! each end in a fork or a target, and that no chain merges into, the
+//! each end in a fork or a target, one of which no chain merges into, the
 //! bound can ask instead for the fewest cells of the two together: every
 //! simple path the first can take (as [`super::simple`] walks them), plus
-//! the second's price ([`ChainBound::chain_cost`]) with the first's cells
-//! walled off. Their cells are disjoint in every layout, so that least
-//! total is a lower bound of the two chains' cells, and it is found only
-//! up to what the topology may still cost.
+//! the second's price ([`ChainBound::chain_cost`], with the chains that
+//! merge into it) with the first's cells walled off. In every layout the
+//! first's cells are disjoint from the second's and from those of the
+//! chains merging into it, so that least total is a lower bound of what
+//! the two are priced for, and it is found only up to what the topology
+//! may still cost.
 
 use super::{ChainBound, End};
 use std::sync::atomic::AtomicBool;
@@ -16,13 +18,15 @@ use std::sync::atomic::AtomicBool;
 /// waypoint order and its end's point.
 pub(super) type Shape = (usize, Vec<usize>, usize);
 
-/// One chain of a pair: its start, waypoint order, end, and its price
-/// alone.
+/// One chain of a pair: its start, waypoint order, end, the tails of the
+/// chains merging into each of its segments (empty when none does), and
+/// its price with them.
 pub(super) struct Part<'p> {
     pub(super) start: usize,
     pub(super) order: &'p [usize],
     pub(super) end: End,
     pub(super) cost: u32,
+    pub(super) tails: Vec<Vec<&'p [u32]>>,
 }
 
 /// What the pricing of a pair found.
@@ -55,6 +59,10 @@ impl ChainBound {
         work_cap: u64,
         stop: Option<&AtomicBool>,
     ) -> Pair {
+        if !a.tails.is_empty() || !b.tails.is_empty() {
+            // Not kept: the merges are part of the question.
+            return self.walk_pair(a, b, cap, work_cap, stop);
+        }
         let key = {
             let (ka, kb) = (self.shape(a), self.shape(b));
             if ka <= kb {
@@ -93,12 +101,24 @@ impl ChainBound {
         work_cap: u64,
         stop: Option<&AtomicBool>,
     ) -> Pair {
-        let (walked, priced) = if a.cost <= b.cost { (a, b) } else { (b, a) };
+        let walk_a = match (a.tails.is_empty(), b.tails.is_empty()) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => a.cost <= b.cost,
+        };
+        let (walked, priced) = if walk_a { (a, b) } else { (b, a) };
         let Some(room) = cap.checked_sub(priced.cost) else {
             return Pair::AtLeastCap;
         };
         let offer = |used: &[bool], len: u32| {
-            let total = len + self.chain_cost_around(priced.start, priced.order, priced.end, used);
+            let total = len
+                + self.chain_cost_around(
+                    priced.start,
+                    priced.order,
+                    priced.end,
+                    &priced.tails,
+                    used,
+                );
             (total < cap).then_some(total)
         };
         let mut walk = self

@@ -269,11 +269,13 @@ impl<'a> Search<'a> {
     }
 
     /// The cost of the topology with every two chains that end in a fork
-    /// or a target, and that no chain merges into, priced together
-    /// ([`ChainBound::pair_below`]); `None` when some two cannot fit under
-    /// the limit with the other chains' costs.
+    /// or a target, at most one of which other chains merge into, priced
+    /// together ([`ChainBound::pair_below`]); `None` when some two cannot
+    /// fit under the limit with the other chains' costs.
     fn priced_in_pairs(
         &mut self,
+        open: &[usize],
+        tails: &[Vec<u32>],
         into: &[Option<(usize, usize)>],
         costs: &[u32],
         cost: u32,
@@ -281,30 +283,31 @@ impl<'a> Search<'a> {
         if !self.cb.pairs {
             return Ok(Some(cost));
         }
-        let alone: Vec<(usize, usize)> = (0..self.chains.len())
+        let ending: Vec<(usize, usize)> = (0..self.chains.len())
             .filter_map(|i| match self.starts[i] {
                 Landing::Free(s) if self.chains[i].end != End::Open => Some((i, s)),
                 _ => None,
             })
-            .filter(|&(i, _)| !into.iter().any(|m| matches!(m, Some((j, _)) if *j == i)))
             .collect();
         let mut raised = cost;
-        for (x, &(i, si)) in alone.iter().enumerate() {
-            for &(j, sj) in &alone[x + 1..] {
+        for (x, &(i, si)) in ending.iter().enumerate() {
+            for &(j, sj) in &ending[x + 1..] {
                 self.step()?;
-                let rest = cost - costs[i] - costs[j];
                 let part = |k: usize, start: usize| Part {
                     start,
                     order: &self.chains[k].order,
                     end: self.chains[k].end,
                     cost: costs[k],
+                    tails: self.merging_into(k, open, tails, into),
                 };
+                let (a, b) = (part(i, si), part(j, sj));
+                if !a.tails.is_empty() && !b.tails.is_empty() {
+                    continue;
+                }
+                let rest = cost - costs[i] - costs[j];
                 let work_cap = self.until.saturating_sub(self.cb.work.get());
                 let cap = self.limit - rest;
-                match self
-                    .cb
-                    .pair_below(&part(i, si), &part(j, sj), cap, work_cap, self.stop)
-                {
+                match self.cb.pair_below(&a, &b, cap, work_cap, self.stop) {
                     Pair::Below(t) => raised = raised.max(rest + t),
                     Pair::AtLeastCap => return Ok(None),
                     Pair::OutOfWork => return Err(OutOfBudget),
@@ -312,6 +315,27 @@ impl<'a> Search<'a> {
             }
         }
         Ok(Some(raised))
+    }
+
+    /// The tails of the open chains merging into each segment of chain
+    /// `j` (see [`ChainBound::chain_cost`]); empty when none merges into it.
+    fn merging_into<'t>(
+        &self,
+        j: usize,
+        open: &[usize],
+        tails: &'t [Vec<u32>],
+        into: &[Option<(usize, usize)>],
+    ) -> Vec<Vec<&'t [u32]>> {
+        let mut segs: Vec<Vec<&[u32]>> = Vec::new();
+        for (kk, &o) in open.iter().enumerate() {
+            if let Some((jj, aa)) = into[o] {
+                if jj == j {
+                    segs.resize(self.chains[j].order.len() + 1, Vec::new());
+                    segs[aa].push(&tails[kk]);
+                }
+            }
+        }
+        segs
     }
 
     fn place(
@@ -329,7 +353,7 @@ impl<'a> Search<'a> {
         self.step()?;
         if k == open.len() {
             if self.delivers(into) {
-                self.found = self.priced_in_pairs(into, &costs, cost)?;
+                self.found = self.priced_in_pairs(open, tails, into, &costs, cost)?;
             }
             return Ok(());
         }
@@ -346,15 +370,7 @@ impl<'a> Search<'a> {
             }
             for a in 0..=self.chains[j].order.len() {
                 into[i] = Some((j, a));
-                // The tails merging into each segment of chain j.
-                let mut segs: Vec<Vec<&[u32]>> = vec![Vec::new(); self.chains[j].order.len() + 1];
-                for (kk, &o) in open[..=k].iter().enumerate() {
-                    if let Some((jj, aa)) = into[o] {
-                        if jj == j {
-                            segs[aa].push(&tails[kk]);
-                        }
-                    }
-                }
+                let segs = self.merging_into(j, open, tails, into);
                 self.step()?;
                 let cj = self
                     .cb

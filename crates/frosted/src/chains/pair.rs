@@ -48,9 +48,11 @@ pub(super) enum Memo {
 }
 
 impl ChainBound {
-    /// Whether chains `a` and `b` can own fewer than `cap` cells together.
-    /// At most `work_cap` units of work; `stop`, when set, ends the search
-    /// as running out of work does. What is learnt is kept per pair.
+    /// Whether chains `a` and `b` (with the tails merging into them) can
+    /// own fewer than `cap` cells together; one of the two has no chain
+    /// merging into it. At most `work_cap` units of work; `stop`, when
+    /// set, ends the search as running out of work does. What is learnt
+    /// is kept per pair without merges.
     pub(super) fn pair_below(
         &self,
         a: &Part,
@@ -90,9 +92,10 @@ impl ChainBound {
         (p.start, p.order.to_vec(), self.end_point(p.end))
     }
 
-    /// Walks the simple paths of the cheaper chain of the two (those that
-    /// leave room for the other's price alone under `cap`), and prices the
-    /// other around each; stops at the first total under `cap`.
+    /// Walks the simple paths of one chain of the two (the one no chain
+    /// merges into; of two such, the cheaper), those that leave room for
+    /// the other's price under `cap`, and prices the other around each;
+    /// stops at the first total under `cap`.
     fn walk_pair(
         &self,
         a: &Part,

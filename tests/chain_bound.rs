@@ -260,24 +260,10 @@ fn first_deliveries_rule_out_no_solution() {
         let without = ChainBound::new(&level)
             .expect("the bound applies")
             .with_first_deliveries(false);
-        let (Some(m), _) = fewest_belts_by_reads(&level) else {
-            // No layout solves: a refutation of every size is right.
-            let all = level.free_cells().count();
-            let refutes = |b: &ChainBound| b.allows(all, BUDGET) == Bound::Refuted;
-            unsolvable += usize::from(refutes(&cb) && !refutes(&without));
-            continue;
-        };
-        checked += 1;
-        match cb.allows(m, BUDGET) {
-            Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
-            other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+        match against_brute_force(&level, &cb, &without) {
+            Gain::Solvable { raised: r } => (checked, raised) = (checked + 1, raised + r),
+            Gain::Unsolvable { refuted } => unsolvable += refuted,
         }
-        let refuted = |b: &ChainBound| {
-            (0..m)
-                .rev()
-                .find(|&k| b.allows(k, BUDGET) == Bound::Refuted)
-        };
-        raised += usize::from(refuted(&cb) > refuted(&without));
     }
     eprintln!(
         "{checked} solvable levels: the bound with first deliveries allowed each minimum, \
@@ -288,6 +274,41 @@ fn first_deliveries_rule_out_no_solution() {
         raised + unsolvable >= cases / 50,
         "raised on {raised}, {unsolvable} unsolvable"
     );
+}
+
+/// What a part of the bound (`cb`, against `without` it) gains on one
+/// level, as 0 or 1.
+enum Gain {
+    /// A layout solves: whether `cb` refutes a larger bound below the
+    /// minimum.
+    Solvable { raised: usize },
+    /// None does: whether `cb` refutes every size and `without` does not.
+    Unsolvable { refuted: usize },
+}
+
+/// Checks the bound `cb` against brute force on `level` (it must allow the
+/// minimum, when a layout solves), and says what it gains over `without`.
+fn against_brute_force(level: &Level, cb: &ChainBound, without: &ChainBound) -> Gain {
+    let (Some(m), _) = fewest_belts_by_reads(level) else {
+        // No layout solves: a refutation of every size is right.
+        let all = level.free_cells().count();
+        let refutes = |b: &ChainBound| b.allows(all, BUDGET) == Bound::Refuted;
+        return Gain::Unsolvable {
+            refuted: usize::from(refutes(cb) && !refutes(without)),
+        };
+    };
+    match cb.allows(m, BUDGET) {
+        Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
+        other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+    }
+    let refuted = |b: &ChainBound| {
+        (0..m)
+            .rev()
+            .find(|&k| b.allows(k, BUDGET) == Bound::Refuted)
+    };
+    Gain::Solvable {
+        raised: usize::from(refuted(cb) > refuted(without)),
+    }
 }
 
 /// Pricing two chains together (each ends in a target or a fork, and no
@@ -311,23 +332,10 @@ fn pairs_of_chains_rule_out_no_solution() {
         let alone = ChainBound::new(&level)
             .expect("the bound applies")
             .with_pairs(false);
-        let (Some(m), _) = fewest_belts_by_reads(&level) else {
-            let all = level.free_cells().count();
-            let refutes = |b: &ChainBound| b.allows(all, BUDGET) == Bound::Refuted;
-            unsolvable += usize::from(refutes(&cb) && !refutes(&alone));
-            continue;
-        };
-        checked += 1;
-        match cb.allows(m, BUDGET) {
-            Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
-            other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+        match against_brute_force(&level, &cb, &alone) {
+            Gain::Solvable { raised: r } => (checked, raised) = (checked + 1, raised + r),
+            Gain::Unsolvable { refuted } => unsolvable += refuted,
         }
-        let refuted = |b: &ChainBound| {
-            (0..m)
-                .rev()
-                .find(|&k| b.allows(k, BUDGET) == Bound::Refuted)
-        };
-        raised += usize::from(refuted(&cb) > refuted(&alone));
     }
     eprintln!(
         "{checked} solvable levels with two sources: the bound with pairs of chains priced \

@@ -26,7 +26,7 @@ pub(super) struct Part<'p> {
     pub(super) order: &'p [usize],
     pub(super) end: End,
     pub(super) cost: u32,
-    pub(super) tails: Vec<Vec<&'p [u32]>>,
+    pub(super) tails: &'p [Vec<&'p [u32]>],
 }
 
 /// What the pricing of a pair found.
@@ -119,7 +119,7 @@ impl ChainBound {
                     priced.start,
                     priced.order,
                     priced.end,
-                    &priced.tails,
+                    priced.tails,
                     used,
                 );
             (total < cap).then_some(total)

@@ -289,18 +289,22 @@ impl<'a> Search<'a> {
                 _ => None,
             })
             .collect();
+        let merged: Vec<_> = ending
+            .iter()
+            .map(|&(i, _)| self.merging_into(i, open, tails, into))
+            .collect();
         let mut raised = cost;
         for (x, &(i, si)) in ending.iter().enumerate() {
-            for &(j, sj) in &ending[x + 1..] {
+            for (y, &(j, sj)) in ending.iter().enumerate().skip(x + 1) {
                 self.step()?;
-                let part = |k: usize, start: usize| Part {
+                let part = |k: usize, start: usize, tails| Part {
                     start,
                     order: &self.chains[k].order,
                     end: self.chains[k].end,
                     cost: costs[k],
-                    tails: self.merging_into(k, open, tails, into),
+                    tails,
                 };
-                let (a, b) = (part(i, si), part(j, sj));
+                let (a, b) = (part(i, si, &merged[x][..]), part(j, sj, &merged[y][..]));
                 if !a.tails.is_empty() && !b.tails.is_empty() {
                     continue;
                 }

@@ -348,6 +348,100 @@ fn pairs_of_chains_rule_out_no_solution() {
     );
 }
 
+/// Bumpers push the donuts of their kind off a chain onto a chain of
+/// their own (`encodings/README.md`, "The chain bound": a free cell a
+/// bumper works on is a waypoint, which starts a chain where the bumper
+/// pushes, and with bumpers a chain may merge into itself before a
+/// waypoint). On random levels of the class with one or two bumpers
+/// working on free cells (the first source an any-source one time in two),
+/// the bound allows each minimum that brute force finds, and proves many
+/// of them.
+#[test]
+fn bumpers_push_donuts_onto_chains_of_their_own() {
+    // Levels whose minimum the bumpers change: the bumpers push donuts on
+    // the way of every smallest solution (about one solvable level in 25).
+    let cases = common::cases("FROSTED_CHAIN_CASES", 400) / 4;
+    let mut rng = Rng::new(seed(0xb0b0_5e1f_0005));
+    let (mut checked, mut tight, mut unsolvable, mut drawn) = (0, 0, 0, 0);
+    let (mut pushing, mut tight_pushing) = (0, 0);
+    while pushing < cases {
+        drawn += 1;
+        let max_free = 7 + rng.below(5);
+        let mut level = random_chain_level(&mut rng, max_free);
+        if rng.below(4) != 0 {
+            first_source_emits_every_kind(&mut level);
+        }
+        if !bumpers_on_free_cells(&mut rng, &mut level) {
+            continue;
+        }
+        let Ok(cb) = ChainBound::new(&level) else {
+            continue;
+        };
+        let (Some(m), _) = fewest_belts_by_reads(&level) else {
+            let all = level.free_cells().count();
+            unsolvable += usize::from(cb.allows(all, BUDGET) == Bound::Refuted);
+            continue;
+        };
+        checked += 1;
+        match cb.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "cost {cost} > {m}\n{level}"),
+            other => panic!("{other:?} at {m} belts, but a layout with {m} solves\n{level}"),
+        }
+        let proved = m > 0 && cb.allows(m - 1, BUDGET) == Bound::Refuted;
+        tight += usize::from(proved);
+        if fewest_belts_by_reads(&without_bumpers(&level)).0 != Some(m) {
+            pushing += 1;
+            tight_pushing += usize::from(proved);
+        }
+    }
+    eprintln!(
+        "{checked} solvable levels with bumpers ({drawn} drawn): the bound allowed each \
+         minimum and proved it on {tight}; on the {pushing} whose minimum changes once the \
+         bumpers are walls, on {tight_pushing}; it proved {unsolvable} unsolvable levels unsolvable"
+    );
+    assert!(tight >= checked / 4, "tight on {tight} of {checked}");
+    assert!(
+        tight_pushing >= pushing / 4,
+        "tight on {tight_pushing} of the {pushing} the bumpers matter on"
+    );
+}
+
+/// `level` with a wall for each bumper.
+fn without_bumpers(level: &Level) -> Level {
+    let mut level = level.clone();
+    for t in &mut level.tiles {
+        if matches!(t, Tile::Bumper { .. }) {
+            *t = Tile::Block;
+        }
+    }
+    level
+}
+
+/// Puts one or two bumpers of random kinds on walls or free cells of
+/// `level`, each facing a free cell; whether one was put.
+fn bumpers_on_free_cells(rng: &mut Rng, level: &mut Level) -> bool {
+    let shape = level.shape;
+    let mut put = false;
+    for _ in 0..1 + rng.below(2) {
+        let free = |l: &Level, c: CellId| l.tile(c) == Tile::Empty;
+        let spots: Vec<(CellId, Dir)> = shape
+            .cells()
+            .filter(|&c| matches!(level.tile(c), Tile::Empty | Tile::Block))
+            .flat_map(|c| Dir::ALL.into_iter().map(move |d| (c, d)))
+            .filter(|&(c, d)| shape.step(c, d).is_some_and(|p| free(level, p)))
+            .collect();
+        if spots.is_empty() {
+            break;
+        }
+        let (c, dir) = spots[rng.below(spots.len())];
+        // Plain half the time: every source's donuts start plain.
+        let kind = Kind::new(rng.below(8).saturating_sub(4) as u8).unwrap_or(Kind::PLAIN);
+        level.tiles[c.index()] = Tile::Bumper { dir, kind };
+        put = true;
+    }
+    put
+}
+
 /// A random level of the class with two plain sources and two targets
 /// that accept every kind, now and then a topper or a splitter, on a
 /// board of 4×4 to 5×5 with at most `max_free` free cells.

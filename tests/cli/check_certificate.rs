@@ -53,7 +53,7 @@ fn an_optimal_claim_by_sat_checks() {
     if !tools() {
         return;
     }
-    let dir = certified_example("cert_by_sat", "levels/07-bumpers/loop-until-sprinkled.txt");
+    let dir = certified_example("cert_by_sat", "levels/04-merges/three-way-merge.txt");
     let out = run_in(&dir, &CHECK);
     assert!(out.starts_with("exit: 0"), "{out}");
     assert_cmd_snapshot!(&dir, &CHECK);

@@ -12,6 +12,7 @@ impl ChainBound {
     /// The chain view of `level`, or why the bound does not apply to it.
     pub fn new(level: &Level) -> Result<ChainBound, String> {
         let sources = sources(level)?;
+        bumpers_work_on_free_cells(level)?;
         let lander = Lander::new(level);
         let moves: Vec<[Landing; 4]> = lander
             .free
@@ -21,7 +22,10 @@ impl ChainBound {
         let back = lander.back_moves(&moves);
         let waypoints = lander.waypoints(&moves, &back)?;
         if waypoints.len() > MAX_WAYPOINTS {
-            return Err(format!("{} topped cells", waypoints.len()));
+            return Err(format!(
+                "{} waypoints (cells toppers or bumpers work on)",
+                waypoints.len()
+            ));
         }
         let fork_exits = lander.forks.iter().map(|&z| lander.fork_exits(z)).collect();
         let accepts = lander
@@ -59,10 +63,14 @@ impl ChainBound {
             fork_exits,
             targets: accepts,
             required,
+            bumpers: level
+                .shape
+                .cells()
+                .any(|c| matches!(level.tile(c), Tile::Bumper { .. })),
             first_deliveries: !level
                 .shape
                 .cells()
-                .any(|c| level.tile(c) == Tile::Crossover),
+                .any(|c| matches!(level.tile(c), Tile::Crossover | Tile::Bumper { .. })),
             cache: RefCell::new(HashMap::new()),
             simple_memo: RefCell::new(HashMap::new()),
             xy,
@@ -80,13 +88,11 @@ impl ChainBound {
 type Emitter = (CellId, Dir, &'static [Kind]);
 
 /// The level's sources (and any-sources), row by row, with their facings
-/// and the kinds they emit, or the first thing found that puts the level
-/// outside the class (bumpers, no source).
+/// and the kinds they emit, or an error when there is none.
 fn sources(level: &Level) -> Result<Vec<Emitter>, String> {
     let mut sources = Vec::new();
     for c in level.shape.cells() {
         match level.tile(c) {
-            Tile::Bumper { .. } => return Err("bumpers".into()),
             Tile::Source(d) => sources.push((c, d, &[Kind::PLAIN][..])),
             Tile::AnySource(d) => sources.push((c, d, &Kind::ALL[..])),
             _ => {}
@@ -96,6 +102,33 @@ fn sources(level: &Level) -> Result<Vec<Emitter>, String> {
         return Err("no source".into());
     }
     Ok(sources)
+}
+
+/// An error when a bumper works on a cell that holds donuts but is not a
+/// free cell (a preset belt, a target, a splitter, a teleporter, a
+/// crossover): a donut there could be pushed off a way the chain view
+/// treats as fixed. A bumper working on a free cell makes it a waypoint
+/// ([`Lander::waypoints`]); one facing a wall, a source, a topper, a
+/// bumper or the edge pushes nothing.
+fn bumpers_work_on_free_cells(level: &Level) -> Result<(), String> {
+    for c in level.shape.cells() {
+        let Tile::Bumper { dir, .. } = level.tile(c) else {
+            continue;
+        };
+        let Some(p) = level.shape.step(c, dir) else {
+            continue;
+        };
+        match level.tile(p) {
+            Tile::Empty
+            | Tile::Block
+            | Tile::Source(_)
+            | Tile::AnySource(_)
+            | Tile::Topper { .. }
+            | Tile::Bumper { .. } => {}
+            _ => return Err("a bumper working on a cell a donut passes".into()),
+        }
+    }
+    Ok(())
 }
 
 /// The level's cells, numbered the chain view's way: free cells densely,
@@ -222,14 +255,31 @@ impl<'a> Lander<'a> {
         back
     }
 
-    /// The topped free cells, with their toppers' kinds and their ways in
-    /// and out; an error for a topper working on a target.
+    /// The waypoints: the topped free cells, with their toppers' kinds and
+    /// their ways in and out (an error for a topper working on a target),
+    /// then the free cells only bumpers work on; each with where its
+    /// bumpers push a donut.
     fn waypoints(
         &self,
         moves: &[[Landing; 4]],
         back: &[Vec<usize>],
     ) -> Result<Vec<Waypoint>, String> {
         let (level, shape) = (self.level, self.level.shape);
+        let waypoint = |i: usize, kinds: Vec<Kind>| {
+            let mut succ: Vec<Landing> = moves[i]
+                .iter()
+                .copied()
+                .filter(|&l| l != Landing::Invalid)
+                .collect();
+            succ.dedup();
+            Waypoint {
+                cell: i,
+                kinds,
+                succ,
+                pred: back[i].clone(),
+                pushes: self.pushes(self.free[i]),
+            }
+        };
         let mut worked = vec![false; self.free.len()];
         let mut waypoints = Vec::new();
         for c in shape.cells() {
@@ -251,18 +301,7 @@ impl<'a> Lander<'a> {
                         }
                         continue;
                     }
-                    let mut succ: Vec<Landing> = moves[i]
-                        .iter()
-                        .copied()
-                        .filter(|&l| l != Landing::Invalid)
-                        .collect();
-                    succ.dedup();
-                    waypoints.push(Waypoint {
-                        cell: i,
-                        kinds: vec![kind],
-                        succ,
-                        pred: back[i].clone(),
-                    });
+                    waypoints.push(waypoint(i, vec![kind]));
                 }
                 Tile::Target { .. } => return Err("a topper working on a target".into()),
                 // Cells that never hold a donut, and cells a donut only
@@ -270,7 +309,29 @@ impl<'a> Lander<'a> {
                 _ => {}
             }
         }
+        for (i, &c) in self.free.iter().enumerate() {
+            if !worked[i] && !self.pushes(c).is_empty() {
+                waypoints.push(waypoint(i, Vec::new()));
+            }
+        }
         Ok(waypoints)
+    }
+
+    /// Where the bumpers working on free cell `p` push a donut of their
+    /// kind, in the order the rules try them (a bumper below `p` pushing
+    /// up first, then down, left, right; the first whose kind matches
+    /// wins).
+    fn pushes(&self, p: CellId) -> Vec<(Kind, Landing)> {
+        let (level, shape) = (self.level, self.level.shape);
+        Dir::ALL
+            .into_iter()
+            .filter_map(
+                |d| match shape.step(p, d.opposite()).map(|b| level.tile(b)) {
+                    Some(Tile::Bumper { dir, kind }) if dir == d => Some((kind, self.land(p, d))),
+                    _ => None,
+                },
+            )
+            .collect()
     }
 
     /// The kinds made by the toppers that work on cells a donut only passes

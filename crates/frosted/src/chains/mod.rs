@@ -1,25 +1,29 @@
 //! The chain bound: a lower bound on the belts of every solution, proved
-//! without a SAT solver, for levels without bumpers (an any-source's chain
-//! carries every kind it emits). A preset belt, a crossover or a
-//! teleporter with one out only carries a donut on to where it lands, at no
-//! cost; a splitter or a teleporter with several outs is a *fork*.
+//! without a SAT solver, for levels whose bumpers work only on free cells
+//! (an any-source's chain carries every kind it emits). A preset belt, a
+//! crossover or a teleporter with one out only carries a donut on to where
+//! it lands, at no cost; a splitter or a teleporter with several outs is a
+//! *fork*.
 //!
-//! On such a board a donut on a belt always goes the belt's way, whatever
-//! its kind, so a layout is a set of *chains*: each source's chain follows the
+//! On such a board a donut on a belt goes the belt's way, whatever its
+//! kind, except where a bumper pushes it, so a layout is a set of *chains*:
+//! each source's chain follows the
 //! belts from the source until it reaches a fork, a target, a cell an
 //! earlier chain owns (it *merges* there), or nothing more (a strand, a loop
-//! into itself, an invalid move: it is *dead*); each fork that a chain
+//! into itself without bumpers, an invalid move: it is *dead*); each fork that a chain
 //! reaches starts a chain at each of its exits (two for a splitter, one per
-//! out for a teleporter). Chains own disjoint free
+//! out for a teleporter), and so does each bumper working on a free cell a
+//! chain passes (where it pushes the donuts of its kind). Chains own disjoint free
 //! cells, every one of which holds a belt, so the belts are at least the sum
 //! of the chains' lengths. A chain's length is at least the length of the
-//! shortest path from its start through the topped cells it owns, in its
-//! order, to its end, and a simple path enters and leaves a topped cell
-//! through two different neighbours. Where another chain merges into it, the
+//! shortest path from its start through the *waypoints* it owns (the free
+//! cells toppers or bumpers work on), in its order, to its end, and a
+//! simple path enters and leaves a waypoint through two different
+//! neighbours. Where another chain merges into it, the
 //! two together are at least a shortest path that passes the merge cell.
 //!
 //! The bound is the least such total over every *topology*: which forks
-//! are reached, which topped cells each chain owns and in which order, how
+//! are reached, which waypoints each chain owns and in which order, how
 //! each chain ends and where each merge lands, among the topologies whose
 //! donuts could make the level's deliveries (every exit of every fork
 //! taken, every merge followed), and whose sources' first deliveries,
@@ -91,12 +95,17 @@ pub enum Bound {
     OutOfBudget,
 }
 
-/// A topped cell: a free cell that a topper works on (or several).
+/// A waypoint: a free cell that a topper works on (or several), or a
+/// bumper (or several), or both.
 #[derive(Clone, Debug)]
 struct Waypoint {
     cell: usize,
-    /// The kinds its toppers make.
+    /// The kinds its toppers make (none for a cell only bumpers work on).
     kinds: Vec<Kind>,
+    /// Its bumpers' kinds and where they push a donut of that kind, in
+    /// the order the rules try them: a chain that passes the cell starts a
+    /// chain at each of these landings.
+    pushes: Vec<(Kind, Landing)>,
     /// Where a belt on it can send a donut (not `Invalid`).
     succ: Vec<Landing>,
     /// The free cells from which a belt leads onto it.
@@ -150,6 +159,13 @@ pub struct ChainBound {
     /// level has no crossover, where one could be lost; see
     /// `Search::first_deliveries`).
     first_deliveries: bool,
+    /// Whether the level has bumpers: then a chain that comes back onto
+    /// one of its own cells before a waypoint may go on (a bumper there
+    /// may push its donuts off the loop once toppers have changed their
+    /// kind), so it may merge into itself; without bumpers a donut that
+    /// comes back moves round the same loop for ever, and such a chain is
+    /// dead.
+    bumpers: bool,
     /// Per kind, how many times `:targets` names it: so many sources must
     /// deliver it (each (source, kind) pair counts once).
     required: [usize; Kind::COUNT],
@@ -289,12 +305,30 @@ mod tests {
     #[test]
     fn levels_outside_the_class_are_named() {
         let err = |t: &str| ChainBound::new(&parse_str(t).expect("parses")).err();
-        assert_eq!(err("+> b>1 ->\n").as_deref(), Some("bumpers"));
+        assert_eq!(
+            err("+> b>1 ->\n").as_deref(),
+            Some("a bumper working on a cell a donut passes")
+        );
         assert_eq!(err("#  .  ->\n").as_deref(), Some("no source"));
         assert_eq!(
             err("#  #  1v\n+> .  ->?\n").as_deref(),
             Some("a topper working on a target")
         );
+    }
+
+    #[test]
+    fn a_bumper_pushes_a_donut_off_its_loop_once_topped() {
+        // The source's donuts land on (1, 1); the target at (2, 2) takes
+        // sprinkles, pushed there from (1, 2). A donut must be frosted at
+        // (1, 3) before it is sprinkled at (1, 0), so it passes (1, 2)
+        // first, goes round the board and comes back onto (1, 1): ten
+        // belts, with the chain merging into itself.
+        let cb = bound("2>  .   .   .\n+>  .   .   .\nb>2 .   ->2 .\n1>  .   .   .\n");
+        assert!(matches!(cb.allows(10, 1_000_000), Bound::Allowed { .. }));
+        // A bumper pushes only its own kind: a plain source's donuts are
+        // never pushed onto the sprinkles target.
+        let cb = bound("+>  .   .   .\n.   .   .   .\nb>2 .   ->2 .\n");
+        assert_eq!(cb.allows(12, 1_000_000), Bound::Refuted);
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub(super) struct Search<'a> {
     /// Per fork: its exits' chains (the first and how many), once a chain
     /// reaches it.
     children: Vec<Option<(usize, usize)>>,
+    /// Per waypoint: the chains its bumpers push donuts onto (the first and
+    /// how many), once a chain passes it.
+    pushed: Vec<Option<(usize, usize)>>,
     found: Option<u32>,
 }
 
@@ -62,6 +65,7 @@ impl<'a> Search<'a> {
             starts: cb.starts.clone(),
             chains: Vec::new(),
             children: vec![None; cb.fork_exits.len()],
+            pushed: vec![None; cb.waypoints.len()],
             found: None,
         }
     }
@@ -161,10 +165,14 @@ impl<'a> Search<'a> {
                 }
                 _ => None,
             };
+            let pushing = self.starts.len();
+            self.open_pushes(&ch.order);
             let c = ch.cost;
             self.chains.push(ch);
             self.chain(i + 1, cost + c)?;
-            self.chains.pop();
+            let ch = self.chains.pop().expect("pushed above");
+            ch.order.iter().for_each(|&w| self.pushed[w] = None);
+            self.starts.truncate(pushing);
             if let Some((z, exits)) = opened {
                 self.children[z] = None;
                 self.starts.truncate(self.starts.len() - exits);
@@ -174,6 +182,19 @@ impl<'a> Search<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Starts a chain at each landing of the bumpers working on the
+    /// waypoints of `order` (a chain passing such a cell sends the donuts
+    /// of a bumper's kind there).
+    fn open_pushes(&mut self, order: &[usize]) {
+        for &w in order {
+            let pushes = &self.cb.waypoints[w].pushes;
+            if !pushes.is_empty() {
+                self.pushed[w] = Some((self.starts.len(), pushes.len()));
+                self.starts.extend(pushes.iter().map(|&(_, l)| l));
+            }
+        }
     }
 
     /// The cost of chain `ch` from free cell `s` priced by simple paths
@@ -258,14 +279,28 @@ impl<'a> Search<'a> {
     fn delivers_with_every_merge(&self, open: &[usize]) -> bool {
         let mut into = vec![Vec::new(); self.chains.len()];
         for &i in open {
-            for (j, ch) in self.chains.iter().enumerate() {
-                if j != i && matches!(self.starts[j], Landing::Free(_)) {
-                    into[i].extend((0..=ch.order.len()).map(|a| (j, a)));
+            for j in 0..self.chains.len() {
+                if matches!(self.starts[j], Landing::Free(_)) {
+                    into[i].extend(self.segments_to_merge(i, j).map(|a| (j, a)));
                 }
             }
         }
         // Each open chain may instead be dead, and strand its donuts.
         self.delivers_along(&into, !open.is_empty())
+    }
+
+    /// The segments of chain `j` that open chain `i` may merge into: any
+    /// of another chain; of its own, with bumpers only, and only one
+    /// before a waypoint (a donut that comes back into the segment after
+    /// the last waypoint moves round a loop that nothing changes, and
+    /// without bumpers round any loop for ever: such a chain is dead).
+    fn segments_to_merge(&self, i: usize, j: usize) -> std::ops::Range<usize> {
+        let len = self.chains[j].order.len();
+        match (i == j, self.cb.bumpers) {
+            (false, _) => 0..len + 1,
+            (true, true) => 0..len,
+            (true, false) => 0..0,
+        }
     }
 
     /// The cost of the topology with every two chains that end in a fork
@@ -369,10 +404,7 @@ impl<'a> Search<'a> {
             let Landing::Free(sj) = self.starts[j] else {
                 continue;
             };
-            if j == i {
-                continue;
-            }
-            for a in 0..=self.chains[j].order.len() {
+            for a in self.segments_to_merge(i, j) {
                 into[i] = Some((j, a));
                 let segs = self.merging_into(j, open, tails, into);
                 self.step()?;
@@ -551,7 +583,16 @@ impl<'a> Search<'a> {
             }
             let ch = &self.chains[i];
             if let Some(&wp) = ch.order.get(a) {
-                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| stack.push((i, a + 1, k2)));
+                let pushes = &cb.waypoints[wp].pushes;
+                let pushed = self.pushed[wp];
+                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| {
+                    // The first bumper whose kind matches pushes it onto
+                    // its own chain; no bumper, and it goes the belt's way.
+                    match (pushes.iter().position(|&(b, _)| b == k2), pushed) {
+                        (Some(x), Some((first, _))) => stack.push((first + x, 0, k2)),
+                        _ => stack.push((i, a + 1, k2)),
+                    }
+                });
                 continue;
             }
             match ch.end {

@@ -389,6 +389,15 @@ fn bumpers_push_donuts_onto_chains_of_their_own() {
         }
         let proved = m > 0 && cb.allows(m - 1, BUDGET) == Bound::Refuted;
         tight += usize::from(proved);
+        // Priced by simple paths (the deeper search `solve` asks), too.
+        let simple = ChainBound::new(&level)
+            .expect("the bound applies")
+            .with_simple_paths(true);
+        match simple.allows(m, BUDGET) {
+            Bound::Allowed { cost } => assert!(cost <= m, "simple paths cost {cost} > {m}"),
+            Bound::Refuted => panic!("by simple paths {m} belts are refuted\n{level}"),
+            Bound::OutOfBudget => {}
+        }
         if fewest_belts_by_reads(&without_bumpers(&level)).0 != Some(m) {
             pushing += 1;
             tight_pushing += usize::from(proved);

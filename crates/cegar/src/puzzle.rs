@@ -91,6 +91,19 @@ pub trait LowerBound: Send {
         let _ = stop;
         self.allows(k, budget)
     }
+    /// Whether it has a deeper search ([`LowerBound::allows_deeper`]).
+    fn has_deeper(&self) -> bool {
+        false
+    }
+    /// The deeper search, where the bound has one: as
+    /// [`LowerBound::allows_unless`], but harder per unit of budget, so
+    /// that it refutes bounds the plain search allows. The loop asks it,
+    /// with a small budget, only when the plain search allowed one unit
+    /// under a verified candidate. By default it runs out at once.
+    fn allows_deeper(&self, k: usize, budget: u64, stop: &AtomicBool) -> Bound {
+        let _ = (k, budget, stop);
+        Bound::OutOfBudget
+    }
     /// The work done so far, in the units of `budget`.
     fn work(&self) -> u64;
 }

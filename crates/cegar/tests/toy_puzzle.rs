@@ -11,10 +11,12 @@
 
 use cegar::cost::CostCounter;
 use cegar::sat::SolverChoice;
+use cegar::solve::LOWER_BOUND_DEEPER_BUDGET;
 use cegar::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Options, Puzzle};
 use cegar::{Claim, Event, ProofMethod, Status};
 use rustsat::instances::{Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
+use std::sync::atomic::AtomicBool;
 
 /// A toy level: `#` wall, `S` start, `G` gem, `T` goal, `.` free.
 struct Toy {
@@ -26,6 +28,9 @@ struct Toy {
     with_bound: bool,
     /// The work each question to the lower bound needs (0: none).
     bound_work: u64,
+    /// The work each question to the lower bound's deeper search needs,
+    /// when it has one (it knows the fewest lit cells, by brute force).
+    deeper: Option<u64>,
 }
 
 impl Toy {
@@ -38,6 +43,7 @@ impl Toy {
             counter: CostCounter::default(),
             with_bound,
             bound_work: 0,
+            deeper: None,
         }
     }
 
@@ -159,6 +165,9 @@ impl Puzzle for Toy {
         let far = [(s, g), (g, t), (s, t)].map(|(a, b)| self.manhattan(a, b));
         Ok(Box::new(Distance {
             fewest: far.into_iter().max().unwrap_or(0) + 1,
+            deeper: self
+                .deeper
+                .and_then(|need| brute_force(self).map(|fewest| (fewest, need))),
             need: self.bound_work,
             work: std::cell::Cell::new(0),
         }))
@@ -181,11 +190,29 @@ impl Puzzle for Toy {
 }
 
 /// Two cells `d` apart need `d + 1` lit cells to be connected: the fewest
-/// any solution has; each question takes `need` units of work.
+/// any solution has; each question takes `need` units of work. Its deeper
+/// search, when it has one, knows the fewest, and needs the work given
+/// with it (`deeper`).
 struct Distance {
     fewest: usize,
+    deeper: Option<(usize, u64)>,
     need: u64,
     work: std::cell::Cell<u64>,
+}
+
+impl Distance {
+    /// Whether `k` lit cells are allowed by a search that knows `fewest`
+    /// and needs `need` units of work, with `budget`.
+    fn allows_with(&self, (fewest, need): (usize, u64), k: usize, budget: u64) -> Bound {
+        self.work.set(self.work.get() + need.min(budget));
+        if budget < need {
+            Bound::OutOfBudget
+        } else if k < fewest {
+            Bound::Refuted
+        } else {
+            Bound::Allowed
+        }
+    }
 }
 
 impl LowerBound for Distance {
@@ -194,13 +221,17 @@ impl LowerBound for Distance {
     }
 
     fn allows(&self, k: usize, budget: u64) -> Bound {
-        self.work.set(self.work.get() + self.need.min(budget));
-        if budget < self.need {
-            Bound::OutOfBudget
-        } else if k < self.fewest {
-            Bound::Refuted
-        } else {
-            Bound::Allowed
+        self.allows_with((self.fewest, self.need), k, budget)
+    }
+
+    fn has_deeper(&self) -> bool {
+        self.deeper.is_some()
+    }
+
+    fn allows_deeper(&self, k: usize, budget: u64, _: &AtomicBool) -> Bound {
+        match self.deeper {
+            Some(deeper) => self.allows_with(deeper, k, budget),
+            None => Bound::OutOfBudget,
         }
     }
 
@@ -311,6 +342,66 @@ fn solve_traced(toy: &mut Toy, opts: &Options) -> (cegar::Report<Vec<bool>>, Vec
     })
     .expect("the toy solves");
     (r, traces)
+}
+
+/// A deeper search proves what the plain one allows: on a level whose
+/// walls make the way longer than the distances, the plain bound allows
+/// one cell under the optimum, the deeper search (asked after the plain
+/// one allowed it) refutes it, and without it (no budget) the SAT calls
+/// prove it.
+#[test]
+fn the_deeper_search_proves_what_the_plain_one_allows() {
+    let rows = LEVELS[1];
+    for budget in [LOWER_BOUND_DEEPER_BUDGET, 0] {
+        let opts = Options {
+            trace: true,
+            lower_bound_deeper_budget: budget,
+            ..Options::default()
+        };
+        let mut toy = Toy::new(rows, true);
+        toy.deeper = Some(0);
+        let (r, traces) = solve_traced(&mut toy, &opts);
+        assert_eq!(r.status, Status::Optimal);
+        assert_eq!(r.cost, Some(7));
+        let proof = r.proof().expect("a proof");
+        assert_eq!(proof.max_cost, Some(6));
+        let deeper = traces.iter().any(|t| t.contains("the deeper search"));
+        match budget {
+            0 => {
+                assert_eq!(proof.by, ProofMethod::Sat, "{traces:?}");
+                assert!(!deeper, "never asked: {traces:?}");
+            }
+            _ => {
+                assert_eq!(proof.by, ProofMethod::LowerBound("distance bound"));
+                assert!(deeper, "asked after the plain search allowed: {traces:?}");
+            }
+        }
+    }
+}
+
+/// A deeper search that needs more work than the loop waits for goes on
+/// beside the proving call over the whole instance, with two threads,
+/// and the claim is proved (by whichever answer the loop reads first).
+#[test]
+fn a_slow_deeper_search_goes_on_beside_the_proving_call() {
+    let opts = Options {
+        threads: 2,
+        trace: true,
+        ..Options::default()
+    };
+    let mut toy = Toy::new(LEVELS[1], true);
+    toy.deeper = Some(2 * LOWER_BOUND_DEEPER_BUDGET);
+    let (r, traces) = solve_traced(&mut toy, &opts);
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.cost, Some(7));
+    assert_eq!(r.proof().and_then(|p| p.max_cost), Some(6));
+    let waited = traces
+        .iter()
+        .any(|t| t.contains("OutOfBudget") && t.contains("the deeper search"));
+    let beside = traces
+        .iter()
+        .any(|t| t.contains("the deeper search beside the SAT calls"));
+    assert!(waited && beside, "{traces:?}");
 }
 
 /// A lower bound that needs more work than the slice of its budget the

@@ -161,8 +161,9 @@ impl Puzzle for Frosted {
     }
 
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
-        let cb = ChainBound::new(&self.level)?;
-        Ok(Box::new(Chains(cb)))
+        let plain = ChainBound::new(&self.level)?;
+        let simple = ChainBound::new(&self.level)?.with_simple_paths(true);
+        Ok(Box::new(Chains { plain, simple }))
     }
 
     fn windows(&self) -> Vec<Vec<usize>> {
@@ -197,8 +198,22 @@ impl Puzzle for Frosted {
     }
 }
 
-/// The chain bound as the loop's lower bound.
-struct Chains(ChainBound);
+/// The chain bound as the loop's lower bound; its deeper search prices
+/// the chains that end in a target or a fork by simple paths
+/// ([`ChainBound::with_simple_paths`]).
+struct Chains {
+    plain: ChainBound,
+    simple: ChainBound,
+}
+
+/// The loop's answer for the chain bound's.
+fn bound_of(b: chains::Bound) -> Bound {
+    match b {
+        chains::Bound::Refuted => Bound::Refuted,
+        chains::Bound::Allowed { .. } => Bound::Allowed,
+        chains::Bound::OutOfBudget => Bound::OutOfBudget,
+    }
+}
 
 impl LowerBound for Chains {
     fn name(&self) -> &'static str {
@@ -210,15 +225,19 @@ impl LowerBound for Chains {
     }
 
     fn allows_unless(&self, k: usize, budget: u64, stop: &AtomicBool) -> Bound {
-        match self.0.allows_unless(k, budget, Some(stop)) {
-            chains::Bound::Refuted => Bound::Refuted,
-            chains::Bound::Allowed { .. } => Bound::Allowed,
-            chains::Bound::OutOfBudget => Bound::OutOfBudget,
-        }
+        bound_of(self.plain.allows_unless(k, budget, Some(stop)))
+    }
+
+    fn has_deeper(&self) -> bool {
+        true
+    }
+
+    fn allows_deeper(&self, k: usize, budget: u64, stop: &AtomicBool) -> Bound {
+        bound_of(self.simple.allows_unless(k, budget, Some(stop)))
     }
 
     fn work(&self) -> u64 {
-        self.0.work()
+        self.plain.work() + self.simple.work()
     }
 }
 

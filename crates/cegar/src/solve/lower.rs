@@ -15,6 +15,12 @@
 //! With one thread every search runs to its full budget while the loop
 //! waits, as before.
 //!
+//! A bound may also have a deeper search ([`LowerBound::allows_deeper`]):
+//! the loop asks it only after the plain search allowed one unit under a
+//! verified candidate, first while it waits (with a small budget), then,
+//! if that runs out, beside the next call over the whole instance
+//! (`Loop::ask_deeper`, `Loop::deeper_beside`).
+//!
 //! An answer read late means the same as one read at once: a refutation of
 //! "cost at most `k`" holds whatever the solver has found since, and the
 //! solver can find nothing that costs at most `k` once it holds.
@@ -39,6 +45,9 @@ pub(super) struct Question {
     /// Asked after a verified candidate (an answer that runs out of budget
     /// then ends the questions; see `Loop::on_lower`).
     pub after_candidate: bool,
+    /// For the deeper bound ([`LowerBound::allows_deeper`]), with the
+    /// bound `top` alone.
+    pub deeper: bool,
 }
 
 /// The answer to a [`Question`], with the work and time it took.
@@ -66,6 +75,8 @@ struct Asked {
 /// The lower bound, owned by its thread.
 pub(super) struct Lower {
     name: &'static str,
+    /// Whether the bound has a deeper search.
+    deeper: bool,
     questions: Sender<Asked>,
     replies: Receiver<Reply>,
     /// Questions sent whose replies the loop has not read.
@@ -85,6 +96,7 @@ impl Lower {
     /// Moves `lb` onto a thread of its own.
     pub fn new(lb: Box<dyn LowerBound>) -> Lower {
         let name = lb.name();
+        let deeper = lb.has_deeper();
         let (questions, asked) = mpsc::channel::<Asked>();
         let (answer, replies) = mpsc::channel::<Reply>();
         let refuted = Arc::new(AtomicBool::new(false));
@@ -96,6 +108,7 @@ impl Lower {
             .spawn(move || answer_questions(&*lb, &asked, &answer, &flag));
         Lower {
             name,
+            deeper,
             questions,
             replies,
             open: 0,
@@ -107,6 +120,11 @@ impl Lower {
     /// Its name in claims.
     pub fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// Whether the bound has a deeper search.
+    pub fn has_deeper(&self) -> bool {
+        self.deeper
     }
 
     /// Set once a refutation has been sent (for interrupting a SAT call).
@@ -207,7 +225,10 @@ fn answer_questions(
     {
         let t = Instant::now();
         let before = lb.work();
-        let bound = search(lb, &question, &stop);
+        let bound = match question.deeper {
+            true => lb.allows_deeper(question.top, question.budget, &stop),
+            false => search(lb, &question, &stop),
+        };
         let reply = Reply {
             question,
             bound,

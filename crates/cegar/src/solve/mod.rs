@@ -59,6 +59,12 @@ pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 /// units.
 pub const LOWER_BOUND_BESIDE_BUDGET: u64 = 1_000_000_000;
 
+/// The work of a search by the lower bound's deeper search
+/// ([`crate::LowerBound::allows_deeper`]), asked while the loop waits after
+/// the plain search allowed one unit under a verified candidate: about a
+/// twentieth of a second. A solve spends at most four times this on them.
+pub const LOWER_BOUND_DEEPER_BUDGET: u64 = 4_000_000;
+
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -92,6 +98,10 @@ pub struct Options {
     /// The work a search beside the SAT calls may do
     /// ([`LOWER_BOUND_BESIDE_BUDGET`]); with one thread, unused.
     pub lower_bound_beside_budget: u64,
+    /// The work of one search by the lower bound's deeper search, four
+    /// times which a solve may spend on them ([`LOWER_BOUND_DEEPER_BUDGET`];
+    /// 0: never asked).
+    pub lower_bound_deeper_budget: u64,
     /// Shuffle the clauses with this seed before the solver sees them.
     pub seed: Option<u64>,
     /// Send [`Event::Trace`] and [`Event::Rejected`] events.
@@ -118,6 +128,7 @@ impl Default for Options {
             lower_bound: true,
             lower_bound_budget: LOWER_BOUND_BUDGET,
             lower_bound_beside_budget: LOWER_BOUND_BESIDE_BUDGET,
+            lower_bound_deeper_budget: LOWER_BOUND_DEEPER_BUDGET,
             seed: None,
             trace: false,
             record: false,

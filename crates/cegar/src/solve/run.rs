@@ -35,6 +35,12 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) second: Option<Second>,
     /// The lower bound, on its own thread (see [`super::lower`]).
     pub(super) lower: Option<Lower>,
+    /// The work the lower bound's deeper searches may still do in this
+    /// solve.
+    pub(super) deeper_left: u64,
+    /// A question the deeper search could not answer while the loop waited:
+    /// it goes on beside the proving call over the whole instance.
+    pub(super) deeper_pending: Option<Question>,
     /// Looking for a candidate that costs at most this.
     pub(super) bound: Option<usize>,
     pub(super) proving: bool,
@@ -211,6 +217,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// question makes it moot) and its answer read.
     fn ask_lower(&mut self, q: Question) {
         let beside = self.opts.threads > 1;
+        self.deeper_pending = None;
         if let Some(lower) = self.lower.as_ref().filter(|l| l.busy()) {
             lower.stop();
             self.wait_lower();
@@ -245,7 +252,77 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                     lower.send(Question { budget, ..q });
                 }
             }
-            Some(r) => self.on_lower(r),
+            Some(r) => {
+                let allowed = r.bound == Bound::Allowed;
+                self.on_lower(r);
+                if allowed && q.after_candidate {
+                    self.ask_deeper(q);
+                }
+            }
+        }
+    }
+
+    /// Asks the lower bound's deeper search about `q.top` while the loop
+    /// waits (the plain search allowed it), with
+    /// [`Options::lower_bound_deeper_budget`] or what is left of four times
+    /// that for the solve: a refutation is a proof. The loosest questions,
+    /// the first ones, cost the most (a search prunes less with a loose
+    /// bound), so one that runs out does not end the deeper questions.
+    fn ask_deeper(&mut self, q: Question) {
+        if self.done || !self.lower.as_ref().is_some_and(Lower::has_deeper) {
+            return;
+        }
+        self.deeper_pending = Some(Question {
+            from: q.top,
+            budget: self.opts.lower_bound_beside_budget,
+            deeper: true,
+            ..q
+        });
+        if self.deeper_left == 0 {
+            return;
+        }
+        let Some(lower) = self.lower.as_mut() else {
+            return;
+        };
+        let deeper = Question {
+            from: q.top,
+            budget: self.opts.lower_bound_deeper_budget.min(self.deeper_left),
+            deeper: true,
+            ..q
+        };
+        let t = Instant::now();
+        let reply = lower.ask(deeper);
+        self.report.times.lower_bound += t.elapsed();
+        match reply {
+            None => self.retire_lower(),
+            Some(r) => {
+                self.deeper_left -= r.work.min(self.deeper_left);
+                if r.bound != Bound::OutOfBudget {
+                    self.deeper_pending = None;
+                }
+                self.on_lower(r);
+            }
+        }
+    }
+
+    /// Before a call over the whole instance: the deeper search that could
+    /// not answer while the loop waited goes on beside the calls, with the
+    /// budget of a search beside them, unless a search runs there already.
+    fn deeper_beside(&mut self) {
+        if self.opts.threads < 2 {
+            return;
+        }
+        let Some(lower) = self.lower.as_mut().filter(|l| !l.busy()) else {
+            return;
+        };
+        if let Some(q) = self.deeper_pending.take() {
+            lower.send(q);
+            self.trace(format!(
+                "trace: {} at most {}: the deeper search beside the SAT calls (budget {})",
+                self.lower.as_ref().map_or("lower bound", Lower::name),
+                q.top,
+                q.budget
+            ));
         }
     }
 
@@ -283,7 +360,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             Bound::Refuted if !self.done => {
                 self.proved(r.question.claim, ProofMethod::LowerBound(name));
             }
-            Bound::OutOfBudget if r.question.after_candidate && !r.stopped => self.retire_lower(),
+            Bound::OutOfBudget
+                if r.question.after_candidate && !r.question.deeper && !r.stopped =>
+            {
+                self.retire_lower()
+            }
             _ => {}
         }
     }
@@ -300,10 +381,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// Traces a lower bound's answer.
     fn trace_lower(&mut self, r: &Reply) {
         let name = self.lower.as_ref().map_or("lower bound", Lower::name);
-        let place = match (r.beside, r.stopped) {
-            (true, true) => ", beside the SAT calls, stopped",
-            (true, false) => ", beside the SAT calls",
-            (false, _) => "",
+        let place = match (r.beside, r.stopped, r.question.deeper) {
+            (true, true, _) => ", beside the SAT calls, stopped",
+            (true, false, _) => ", beside the SAT calls",
+            (false, _, true) => ", the deeper search",
+            (false, _, false) => "",
         };
         self.trace(format!(
             "trace: {name} at most {}: {:?} in {:.3}s (work {}{place})",
@@ -351,6 +433,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             budget: self.opts.lower_bound_budget,
             claim: self.bound,
             after_candidate: false,
+            deeper: false,
         });
     }
 
@@ -446,6 +529,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 break;
             }
             let improving = self.neighbourhood.current().is_some();
+            if !improving {
+                self.deeper_beside();
+            }
             match self.ask()? {
                 // Interrupted by a refutation of the lower bound: read it.
                 Answer::Unknown if self.lower.as_ref().is_some_and(Lower::refuted) => {
@@ -541,6 +627,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             budget: self.opts.lower_bound_budget,
             claim: Some(cost - 1),
             after_candidate: true,
+            deeper: false,
         });
         if self.done {
             return;

@@ -63,6 +63,8 @@ pub(super) fn start<'a, P: Puzzle>(
         bound: opts.max_cost.filter(|&k| k < f.enc.max_cost),
         deadline: opts.timeout.map(|t| start + t),
         lower: None,
+        deeper_left: opts.lower_bound_deeper_budget.saturating_mul(4),
+        deeper_pending: None,
         puzzle,
         opts,
         events,

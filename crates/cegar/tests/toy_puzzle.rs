@@ -347,14 +347,15 @@ fn solve_traced(toy: &mut Toy, opts: &Options) -> (cegar::Report<Vec<bool>>, Vec
 /// A deeper search proves what the plain one allows: on a level whose
 /// walls make the way longer than the distances, the plain bound allows
 /// one cell under the optimum, the deeper search (asked after the plain
-/// one allowed it) refutes it, and without it (no budget) the SAT calls
-/// prove it.
+/// one allowed it) refutes it, and without it (no budget, with one thread
+/// or two) the SAT calls prove it.
 #[test]
 fn the_deeper_search_proves_what_the_plain_one_allows() {
     let rows = LEVELS[1];
-    for budget in [LOWER_BOUND_DEEPER_BUDGET, 0] {
+    for (budget, threads) in [(LOWER_BOUND_DEEPER_BUDGET, 1), (0, 1), (0, 2)] {
         let opts = Options {
             trace: true,
+            threads,
             lower_bound_deeper_budget: budget,
             ..Options::default()
         };

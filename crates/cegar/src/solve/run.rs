@@ -268,8 +268,12 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// that for the solve: a refutation is a proof. The loosest questions,
     /// the first ones, cost the most (a search prunes less with a loose
     /// bound), so one that runs out does not end the deeper questions.
+    /// Unless it answers, the question waits to go on beside the next call
+    /// over the whole instance ([`Loop::deeper_beside`]). With the budget
+    /// 0, the deeper search is never asked.
     fn ask_deeper(&mut self, q: Question) {
-        if self.done || !self.lower.as_ref().is_some_and(Lower::has_deeper) {
+        let has_deeper = self.lower.as_ref().is_some_and(Lower::has_deeper);
+        if self.done || !has_deeper || self.opts.lower_bound_deeper_budget == 0 {
             return;
         }
         self.deeper_pending = Some(Question {
@@ -382,8 +386,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn trace_lower(&mut self, r: &Reply) {
         let name = self.lower.as_ref().map_or("lower bound", Lower::name);
         let place = match (r.beside, r.stopped, r.question.deeper) {
-            (true, true, _) => ", beside the SAT calls, stopped",
-            (true, false, _) => ", beside the SAT calls",
+            (true, true, true) => ", the deeper search beside the SAT calls, stopped",
+            (true, false, true) => ", the deeper search beside the SAT calls",
+            (true, true, false) => ", beside the SAT calls, stopped",
+            (true, false, false) => ", beside the SAT calls",
             (false, _, true) => ", the deeper search",
             (false, _, false) => "",
         };

@@ -276,11 +276,14 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.done || !has_deeper || self.opts.lower_bound_deeper_budget == 0 {
             return;
         }
-        self.deeper_pending = Some(Question {
+        let deeper = Question {
             from: q.top,
-            budget: self.opts.lower_bound_beside_budget,
             deeper: true,
             ..q
+        };
+        self.deeper_pending = Some(Question {
+            budget: self.opts.lower_bound_beside_budget,
+            ..deeper
         });
         if self.deeper_left == 0 {
             return;
@@ -288,14 +291,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         let Some(lower) = self.lower.as_mut() else {
             return;
         };
-        let deeper = Question {
-            from: q.top,
-            budget: self.opts.lower_bound_deeper_budget.min(self.deeper_left),
-            deeper: true,
-            ..q
-        };
+        let budget = self.opts.lower_bound_deeper_budget.min(self.deeper_left);
         let t = Instant::now();
-        let reply = lower.ask(deeper);
+        let reply = lower.ask(Question { budget, ..deeper });
         self.report.times.lower_bound += t.elapsed();
         match reply {
             None => self.retire_lower(),

@@ -15,7 +15,7 @@ use common::tiny::{layouts, random_level, Rng};
 use freshly_frosted::puzzle::solve_learning;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement, Watch,
+    Requirement, Watch, FIRST_ROUND_CALLS,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
@@ -118,26 +118,37 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
 }
 
 /// The explanations checked on each unsolvable tiny level: without what a
-/// solve learned (one varisat), and after a solve, from what it learned
-/// (one varisat, and two racing CaDiCaL copies).
+/// solve learned (one varisat, the core's first round giving each question
+/// one SAT call, so that many wait for the second), and after a solve,
+/// from what it learned (one varisat in one round, and two racing CaDiCaL
+/// copies with the command line's first round).
 fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
-    let opts = |solver, threads, watch| ExplainOptions {
+    let opts = |solver, threads, first_round_calls, watch| ExplainOptions {
         encode: Default::default(),
         solver,
         threads,
         max_belts: None,
         timeout: None,
         search: true,
+        first_round_calls,
         watch,
     };
     let watch = Arc::new(Watch::default());
-    let alone =
-        explain(level, &opts(SolverChoice::Varisat, 1, Some(watch.clone()))).expect("explain runs");
+    let alone = explain(
+        level,
+        &opts(SolverChoice::Varisat, 1, Some(1), Some(watch.clone())),
+    )
+    .expect("explain runs");
     shows_the_final_counts(&watch, &alone);
     let mut out = vec![("alone", alone)];
-    for (name, solver, threads) in [
-        ("after a solve", SolverChoice::Varisat, 1),
-        ("after a solve, racing", SolverChoice::Cadical, 2),
+    for (name, solver, threads, first_round) in [
+        ("after a solve", SolverChoice::Varisat, 1, None),
+        (
+            "after a solve, racing",
+            SolverChoice::Cadical,
+            2,
+            Some(FIRST_ROUND_CALLS),
+        ),
     ] {
         let solve_opts = cegar::Options {
             solver: solver.clone(),
@@ -148,7 +159,8 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
             solve_learning(level, &solve_opts, &Default::default(), &mut |_| {})
                 .expect("solve runs");
         assert_eq!(report.status, cegar::Status::Unsolvable, "{name}:\n{level}");
-        let e = explain_after(level, &opts(solver, threads, None), &learned).expect("explain runs");
+        let e = explain_after(level, &opts(solver, threads, first_round, None), &learned)
+            .expect("explain runs");
         out.push((name, e));
     }
     out
@@ -173,7 +185,7 @@ fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
 fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
     let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
     let mut rng = Rng::new(0xc0de_cafe_0027_0001);
-    let (mut checked, mut near) = (0, 0);
+    let (mut checked, mut near, mut put_off) = (0, 0, 0);
     for case in 0..cases {
         let level = varied_level(&mut rng);
         let all = requirements(&level, None);
@@ -182,13 +194,15 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
             continue;
         }
         for (how, e) in explanations(&level) {
+            put_off += e.core.as_ref().map_or(0, |c| c.put_off);
             let case = format!("{case} ({how})");
             near += agrees_with_brute_force(&case, &level, &sets, &all, &e);
         }
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
+    assert!(put_off > 0, "no requirement waited for the second round");
 }
 
 /// Checks the explanation `e` of the unsolvable `level` against brute force

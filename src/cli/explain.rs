@@ -7,7 +7,7 @@ use super::solve::PROGRESS_EVERY;
 use super::{load_level, out, out_json, CliError, EXIT_NO, EXIT_OK};
 use crate::explain::{
     explain, explain_after, level_check, Argument, ExplainOptions, Explanation, Learned, Near,
-    Reading, Requirement,
+    Reading, Requirement, Work,
 };
 use crate::grid::CellId;
 use crate::level::Level;
@@ -176,9 +176,16 @@ pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Va
         (
             "explain",
             json!({"questions": e.questions, "sat_calls": e.calls,
-                "counterexamples": e.counterexamples, "seconds": e.time.as_secs_f64()}),
+                "counterexamples": e.counterexamples, "seconds": e.time.as_secs_f64(),
+                "core": work_json(&e.core_work)}),
         ),
     ]
+}
+
+/// The work of part of an explanation as JSON.
+fn work_json(w: &Work) -> Value {
+    json!({"questions": w.questions, "sat_calls": w.calls,
+        "counterexamples": w.counterexamples, "seconds": w.time.as_secs_f64()})
 }
 
 /// "no layout makes all of these hold: A; B; C".
@@ -244,11 +251,14 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
         let layout = n.witness.layout.to_string();
         lines.extend(layout.lines().map(|l| format!("  | {l}")));
     }
+    let core = &e.core_work;
     lines.push(format!(
-        "explain: {} questions, {} SAT calls, {} rejected layouts, {:.3}s",
-        e.questions,
-        e.calls,
-        e.counterexamples,
+        "explain: {}, {}, {} (the core: {}, {}), {:.3}s",
+        count_of(e.questions, "question", "questions"),
+        count_of(e.calls, "SAT call", "SAT calls"),
+        count_of(e.counterexamples, "rejected layout", "rejected layouts"),
+        count_of(core.questions, "question", "questions"),
+        count_of(core.calls, "SAT call", "SAT calls"),
         e.time.as_secs_f64()
     ));
     lines.join("\n")

@@ -150,6 +150,7 @@ impl Front for Frosted {
             threads: settings.opts.threads,
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
+            first_round_calls: Some(freshly_frosted::explain::FIRST_ROUND_CALLS),
             timeout,
             watch: Some(Arc::new(Watch::default())),
         };

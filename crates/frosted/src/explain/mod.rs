@@ -10,7 +10,7 @@ pub mod learned;
 pub mod oracle;
 pub mod pool;
 
-pub use self::core::{minimal_core, near_solution, shrink, Core, Near};
+pub use self::core::{minimal_core, near_solution, shrink, Core, Near, FIRST_ROUND_CALLS};
 pub use learned::Learned;
 pub use oracle::{Oracle, Verdict, Witness};
 pub use pool::Pool;
@@ -80,8 +80,22 @@ pub struct ExplainOptions {
     pub timeout: Option<Duration>,
     /// Look for a core and near-solutions; without, the level check only.
     pub search: bool,
+    /// SAT calls each question of the core's first round gets
+    /// ([`FIRST_ROUND_CALLS`] from the command line); `None`: one round,
+    /// no limit.
+    pub first_round_calls: Option<usize>,
     /// Where the explanation shows how far it has got (for progress lines).
     pub watch: Option<Arc<Watch>>,
+}
+
+/// The work of part of an explanation: questions asked of the oracle, its
+/// SAT calls and rejected layouts, and the time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Work {
+    pub questions: usize,
+    pub calls: usize,
+    pub counterexamples: usize,
+    pub time: Duration,
 }
 
 /// Why a level has no solution, as far as found.
@@ -97,6 +111,8 @@ pub struct Explanation {
     pub calls: usize,
     pub counterexamples: usize,
     pub time: Duration,
+    /// What the core took of that, before the near-solutions.
+    pub core_work: Work,
     /// Whether a core was looked for ([`ExplainOptions::search`]).
     pub searched: bool,
 }
@@ -133,6 +149,7 @@ fn explain_with(
             calls: 0,
             counterexamples: 0,
             time: start.elapsed(),
+            core_work: Work::default(),
             searched: false,
         });
     }
@@ -148,11 +165,21 @@ fn explain_with(
     )?;
     oracle.watched_by(opts.watch.clone());
     let core = match learned {
-        None => minimal_core(&mut oracle, &all)?,
+        None => minimal_core(&mut oracle, &all, opts.first_round_calls)?,
         Some(learned) => {
             oracle.import(learned);
-            Some(core_of_the_impossible(&mut oracle, &all)?)
+            Some(core_of_the_impossible(
+                &mut oracle,
+                &all,
+                opts.first_round_calls,
+            )?)
         }
+    };
+    let core_work = Work {
+        questions: oracle.questions,
+        calls: oracle.calls,
+        counterexamples: oracle.counterexamples,
+        time: start.elapsed(),
     };
     let mut near = Vec::new();
     if let Some(core) = &core {
@@ -168,13 +195,18 @@ fn explain_with(
         calls: oracle.calls,
         counterexamples: oracle.counterexamples,
         time: start.elapsed(),
+        core_work,
         searched: true,
     })
 }
 
 /// A minimal core of `all`, known impossible (the solve's verdict): the
 /// deletion starts from the whole set, with no question asked about it.
-fn core_of_the_impossible(oracle: &mut Oracle, all: &[Requirement]) -> Result<Core, String> {
+fn core_of_the_impossible(
+    oracle: &mut Oracle,
+    all: &[Requirement],
+    first_round: Option<usize>,
+) -> Result<Core, String> {
     oracle.known_impossible(all);
-    shrink(oracle, all.to_vec())
+    shrink(oracle, all.to_vec(), first_round)
 }

@@ -53,7 +53,7 @@ pub enum Verdict {
     /// A proof that no layout meets them; the subset named by the solver's
     /// failed assumptions (in the order asked), itself impossible.
     Impossible(Vec<Requirement>),
-    /// The deadline passed first.
+    /// The deadline passed, or the question's SAT calls ran out, first.
     Unknown,
 }
 
@@ -192,21 +192,22 @@ impl Oracle {
     /// Can `reqs` hold together? Answered from what is known when it can
     /// ([`Oracle::recall`]), else asked ([`Oracle::solve`]).
     pub fn ask(&mut self, reqs: &[Requirement]) -> Result<Verdict, String> {
-        self.ask_until(reqs, None)
+        self.ask_within(reqs, None)
     }
 
-    /// [`Oracle::ask`], giving up on this question (`Unknown`) at `until`
-    /// as well as at the oracle's deadline.
-    pub fn ask_until(
+    /// [`Oracle::ask`], giving up on this question (`Unknown`) after
+    /// `calls` SAT calls as well as at the oracle's deadline. What the calls
+    /// learned stays, so asking again later goes on from there.
+    pub fn ask_within(
         &mut self,
         reqs: &[Requirement],
-        until: Option<Instant>,
+        calls: Option<usize>,
     ) -> Result<Verdict, String> {
         if let Some(v) = self.recall(reqs) {
             return Ok(v);
         }
         self.questions += 1;
-        let v = self.solve(reqs, until)?;
+        let v = self.solve(reqs, calls.map(|n| self.calls + n))?;
         if let Verdict::Impossible(c) = &v {
             self.impossible.push(c.clone());
         }
@@ -228,19 +229,18 @@ impl Oracle {
     }
 
     /// Asks the solver until a layout the simulator accepts for `reqs`, a
-    /// proof, or the deadline. Like a solve,
+    /// proof, the deadline, or (with `last_call`) that many SAT calls made
+    /// by the oracle in all. Like a solve,
     /// it searches with the strengthenings (`strong`) first, which finds
     /// layouts with fewer rejections, and proves without them: an UNSAT
     /// answer is a proof only when its failed assumptions leave `strong`
     /// out, or once `¬strong` is assumed.
-    fn solve(&mut self, reqs: &[Requirement], until: Option<Instant>) -> Result<Verdict, String> {
+    fn solve(&mut self, reqs: &[Requirement], last_call: Option<usize>) -> Result<Verdict, String> {
         let mut proving = !self.enc.adds_strength;
-        let deadline = match (self.deadline, until) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let deadline = self.deadline;
         loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            let spent = last_call.is_some_and(|n| self.calls >= n);
+            if spent || deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(Verdict::Unknown);
             }
             let mode = match proving {

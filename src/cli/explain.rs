@@ -158,7 +158,8 @@ fn near_json(level: &Level, n: &Near) -> Value {
 
 /// The fields `solve --json` gains after an `unsolvable` verdict:
 /// "level_check", "core" (null when not found in time), "core_minimal",
-/// "near", and "explain" (its questions, SAT calls and seconds).
+/// "near", and "explain" (its questions, SAT calls, rejected layouts and
+/// seconds, and in "core" those of the core alone).
 pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Value)> {
     if !e.searched {
         return vec![("level_check", arguments_json(&e.arguments))];

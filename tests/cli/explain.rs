@@ -120,6 +120,19 @@ fn solve_explains_the_real_unsolvable_levels() {
             .expect("a JSON line");
         let json: serde_json::Value = serde_json::from_str(line).expect("JSON");
         assert_eq!(json["core_minimal"], true, "{name}");
+        // The core's own work is part of the whole explanation's.
+        let (all, core) = (&json["explain"], &json["explain"]["core"]);
+        for key in ["questions", "sat_calls", "counterexamples"] {
+            let (a, c) = (all[key].as_u64(), core[key].as_u64());
+            assert!(
+                c.is_some() && c <= a,
+                "{name}: explain.core.{key} {c:?} against {a:?}"
+            );
+        }
+        assert!(
+            core["questions"].as_u64() >= Some(1),
+            "{name}: the core asked nothing"
+        );
         let near = json["near"].as_array().expect("near-solutions");
         assert!(!near.is_empty(), "{name}: no near-solution");
         for n in near {

@@ -170,13 +170,13 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
 /// its last SAT call, which are its final counts: that call answered.
 fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
     let r = watch.read();
-    if e.calls == 0 {
+    if e.work.calls == 0 {
         assert_eq!(r.calls, 0, "no SAT call, nothing shown");
         return;
     }
     assert_eq!(
         (r.questions, r.calls, r.counterexamples),
-        (e.questions, e.calls, e.counterexamples),
+        (e.work.questions, e.work.calls, e.work.counterexamples),
         "the watch's last reading"
     );
 }

@@ -174,12 +174,11 @@ pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Va
         ),
         ("core_minimal", json!(e.core.as_ref().map(|c| c.minimal))),
         ("near", e.near.iter().map(|n| near_json(level, n)).collect()),
-        (
-            "explain",
-            json!({"questions": e.questions, "sat_calls": e.calls,
-                "counterexamples": e.counterexamples, "seconds": e.time.as_secs_f64(),
-                "core": work_json(&e.core_work)}),
-        ),
+        ("explain", {
+            let mut all = work_json(&e.work);
+            all["core"] = work_json(&e.core_work);
+            all
+        }),
     ]
 }
 
@@ -252,15 +251,15 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
         let layout = n.witness.layout.to_string();
         lines.extend(layout.lines().map(|l| format!("  | {l}")));
     }
-    let core = &e.core_work;
+    let (all, core) = (&e.work, &e.core_work);
     lines.push(format!(
         "explain: {}, {}, {} (the core: {}, {}), {:.3}s",
-        count_of(e.questions, "question", "questions"),
-        count_of(e.calls, "SAT call", "SAT calls"),
-        count_of(e.counterexamples, "rejected layout", "rejected layouts"),
+        count_of(all.questions, "question", "questions"),
+        count_of(all.calls, "SAT call", "SAT calls"),
+        count_of(all.counterexamples, "rejected layout", "rejected layouts"),
         count_of(core.questions, "question", "questions"),
         count_of(core.calls, "SAT call", "SAT calls"),
-        e.time.as_secs_f64()
+        all.time.as_secs_f64()
     ));
     lines.join("\n")
 }

@@ -106,11 +106,9 @@ pub struct Explanation {
     pub core: Option<Core>,
     /// One near-solution per requirement of the core shown needed.
     pub near: Vec<Near>,
-    /// Questions asked of the oracle, its SAT calls and rejected layouts.
-    pub questions: usize,
-    pub calls: usize,
-    pub counterexamples: usize,
-    pub time: Duration,
+    /// Questions asked of the oracle, its SAT calls and rejected layouts,
+    /// and the time, in all.
+    pub work: Work,
     /// What the core took of that, before the near-solutions.
     pub core_work: Work,
     /// Whether a core was looked for ([`ExplainOptions::search`]).
@@ -145,10 +143,10 @@ fn explain_with(
             arguments: level_check(level),
             core: None,
             near: Vec::new(),
-            questions: 0,
-            calls: 0,
-            counterexamples: 0,
-            time: start.elapsed(),
+            work: Work {
+                time: start.elapsed(),
+                ..Work::default()
+            },
             core_work: Work::default(),
             searched: false,
         });
@@ -175,12 +173,7 @@ fn explain_with(
             )?)
         }
     };
-    let core_work = Work {
-        questions: oracle.questions,
-        calls: oracle.calls,
-        counterexamples: oracle.counterexamples,
-        time: start.elapsed(),
-    };
+    let core_work = oracle.work(start);
     let mut near = Vec::new();
     if let Some(core) = &core {
         for &r in &core.requirements {
@@ -191,10 +184,7 @@ fn explain_with(
         arguments: level_check(level),
         core,
         near,
-        questions: oracle.questions,
-        calls: oracle.calls,
-        counterexamples: oracle.counterexamples,
-        time: start.elapsed(),
+        work: oracle.work(start),
         core_work,
         searched: true,
     })

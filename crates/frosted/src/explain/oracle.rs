@@ -25,7 +25,7 @@
 
 use super::learned::{Cut, Learned};
 use super::pool::Pool;
-use super::{Reading, Watch};
+use super::{Reading, Watch, Work};
 use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates};
 use crate::level::Level;
 use crate::requirement::{requirements, Achieved, Requirement};
@@ -182,6 +182,17 @@ impl Oracle {
     /// verdict): a later question holding them all is answered at once.
     pub fn known_impossible(&mut self, reqs: &[Requirement]) {
         self.impossible.push(reqs.to_vec());
+    }
+
+    /// The questions, SAT calls and rejected layouts so far, and the time
+    /// since `start`.
+    pub fn work(&self, start: Instant) -> Work {
+        Work {
+            questions: self.questions,
+            calls: self.calls,
+            counterexamples: self.counterexamples,
+            time: start.elapsed(),
+        }
     }
 
     /// The runs seen so far that did not fail.

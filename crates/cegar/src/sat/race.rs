@@ -534,12 +534,17 @@ impl Backend for Race {
         if self.interrupted() && self.claim() {
             return Ok(Answer::Unknown);
         }
+        // The leader's cancel flag is lowered before the members get the
+        // call: a member that answers it at once raises the flag after this
+        // (lowered after the jobs were sent, a quick member's raise could be
+        // lost, and the leader would run its call to the end). A raise for
+        // an earlier call came before that call's answer was read.
+        if let Some(l) = self.leader.as_ref() {
+            l.cancel.store(false, Ordering::SeqCst);
+        }
         self.send_jobs(assumptions, n_vars, deadline)?;
-        match self.leader.as_ref() {
-            Some(l) => {
-                l.cancel.store(false, Ordering::SeqCst);
-                self.solve_with_leader(assumptions, n_vars, deadline)
-            }
+        match self.leader {
+            Some(_) => self.solve_with_leader(assumptions, n_vars, deadline),
             None => self.solve_on_threads(deadline),
         }
     }

@@ -62,6 +62,14 @@ pub trait Front: Clone + Send + 'static {
             "--certificate: only Freshly Frosted solves write certificates",
         ))
     }
+    /// After a solve stopped with a verified candidate costing `cost` (or
+    /// with none: `None`): a proof from the puzzle's lower bound that no
+    /// candidate costs at most some count under it (under `--max-belts`
+    /// plus one, or any count, without a candidate); `None`: none found,
+    /// or the puzzle has none, or the settings turn it off.
+    fn bound_below(&self, _settings: &Settings, _cost: Option<usize>) -> Option<cegar::Proof> {
+        None
+    }
     /// A candidate's picture (`--svg`).
     fn svg(&self, c: &Self::Candidate, title: &str) -> String;
     /// A candidate's run as the HTML replay page (`--html`).
@@ -74,6 +82,12 @@ pub trait Front: Clone + Send + 'static {
         None
     }
 }
+
+/// The work per question of the chain bound's bisection after a stopped
+/// solve ([`Front::bound_below`]): a few hundredths of a second at most, so
+/// that its few questions (about the logarithm of the belt count) add at
+/// most a few tenths to the stop.
+const BOUND_BELOW_BUDGET: u64 = 8_000_000;
 
 /// An explanation of an unsolvable level: fields for `--json`, and text.
 pub type Explained = Result<(Vec<(&'static str, Value)>, String), String>;
@@ -133,6 +147,19 @@ impl Front for Frosted {
         dir: &Path,
     ) -> Result<String, CliError> {
         super::certificate::write::write(&self.0, settings, report, recording, dir)
+    }
+
+    fn bound_below(&self, settings: &Settings, cost: Option<usize>) -> Option<cegar::Proof> {
+        let every = self.0.free_cells().count();
+        let below = cost.unwrap_or(settings.opts.max_cost.unwrap_or(every) + 1);
+        let mut proof = settings.opts.lower_bound.then(|| {
+            freshly_frosted::puzzle::refuted_below(&self.0, below, BOUND_BELOW_BUDGET)
+        })??;
+        // No layout has more belts than there are `.` cells.
+        if proof.max_cost >= Some(every) {
+            proof.max_cost = None;
+        }
+        Some(proof)
     }
 
     fn svg(&self, layout: &Level, title: &str) -> String {

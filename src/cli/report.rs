@@ -58,17 +58,21 @@ struct TimesJson {
 /// The JSON object for a report: the shared fields, then the puzzle's own:
 /// the cost (`belts`, `cells`), the candidate (`layout`, `path`), and the
 /// proof, null or {"max_belts" (or "max_cells"): K, "by": "sat" or "chain
-/// bound"}: no candidate costing at most K (null: any) solves the level.
+/// bound"}: no candidate costing at most K (null: any) solves the level;
+/// and the bound, null or the same shape: after a stop with a candidate,
+/// what the lower bound proves under its cost.
 pub fn report_json<F: Front>(front: &F, r: &Report<F>) -> Value {
     let mut json = serde_json::to_value(shared_json::<F>(r)).unwrap_or_default();
     if let Value::Object(map) = &mut json {
         map.insert(F::COST.into(), serde_json::json!(r.cost));
         let candidate = r.candidate.as_ref().map(|c| front.json(c));
         map.insert(F::CANDIDATE.into(), candidate.unwrap_or(Value::Null));
-        let proof = r.proof().map(
-            |p| serde_json::json!({"by": p.by.name(), format!("max_{}", F::COST): p.max_cost}),
+        let proof_json = |p: &cegar::Proof| serde_json::json!({"by": p.by.name(), format!("max_{}", F::COST): p.max_cost});
+        map.insert("proof".into(), r.proof().map_or(Value::Null, proof_json));
+        map.insert(
+            "bound".into(),
+            r.bound.as_ref().map_or(Value::Null, proof_json),
         );
-        map.insert("proof".into(), proof.unwrap_or(Value::Null));
     }
     json
 }
@@ -78,7 +82,7 @@ fn shared_json<F: Front>(r: &Report<F>) -> ReportJson {
     let t = &r.times;
     ReportJson {
         best_seconds: r.best_at.map(|t| t.as_secs_f64()),
-        claim: r.claim.describe(r.cost, &F::NOUNS),
+        claim: r.claim_words(&F::NOUNS),
         clauses: r.counts.clauses,
         counterexamples: r.counts.counterexamples,
         iterations: r.counts.iterations,
@@ -152,7 +156,7 @@ pub fn summary<F: Front>(r: &Report<F>) -> String {
     format!(
         "status: {}\nclaim: {}\n{}: {cost}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
-        r.claim.describe(r.cost, &nouns),
+        r.claim_words(&nouns),
         F::COST,
         r.counts.iterations,
         r.counts.counterexamples,

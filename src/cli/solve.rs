@@ -30,7 +30,9 @@ pub struct Args {
     #[command(flatten)]
     pub max: MaxCost,
     /// Give up after this many seconds: the best layout so far is `solved`, no
-    /// layout is `unknown` (exit 3).
+    /// layout is `unknown` (exit 3). The claim then says what the chain bound
+    /// proves below it (about a tenth of a second more; see "bound" under
+    /// --json).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     #[command(flatten)]
@@ -58,7 +60,9 @@ pub struct Args {
     /// on stdout instead of the layout. Its "proof" is null, or {"max_belts": K,
     /// "by": "sat" or "chain bound"}: no layout with at most K belts solves the
     /// level (K null: of any size), proved by an UNSAT answer or by the chain
-    /// bound. For Cosmic Express, "cells" in place of "belts", "path" (a list
+    /// bound. After a timeout or a Ctrl-C, "bound" (else null) has the same
+    /// shape: what the chain bound proves below the best layout, the gap left
+    /// open. For Cosmic Express, "cells" in place of "belts", "path" (a list
     /// of [x, y], entrance to exit) in place of "layout", and "max_cells".
     #[arg(long)]
     pub json: bool,
@@ -177,6 +181,7 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
         CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
     })?;
     let (report, recording) = solve_with_hard_timeout(front, &settings)?;
+    let report = with_bound_below(front, &settings, report);
     // The summary comes first, so that the verdict is not kept waiting
     // for its explanation.
     if !a.json {
@@ -209,6 +214,43 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     }
     write_pictures(front, &report, a)?;
     Ok(exit_code(&report))
+}
+
+/// A solve stopped (a timeout, a Ctrl-C): what the puzzle's lower bound
+/// refutes under the best candidate's cost, or, without a candidate, under
+/// `--max-belts` plus one or any count ([`Front::bound_below`]). When that
+/// leaves nothing (one unit under the candidate, or every count), the
+/// candidate is `optimal` after all, or the level `unsolvable`, proved by
+/// the bound; else the report keeps the proof as its
+/// [`Report::bound`](cegar::Report::bound), the gap the stop left open.
+fn with_bound_below<F: Front>(front: &F, settings: &Settings, mut report: Report<F>) -> Report<F> {
+    if !matches!(
+        report.claim,
+        cegar::Claim::Verified(Some(_)) | cegar::Claim::Nothing(_)
+    ) {
+        return report;
+    }
+    let Some(proof) = front.bound_below(settings, report.cost) else {
+        return report;
+    };
+    let top = report.cost.or(settings.opts.max_cost.map(|m| m + 1));
+    // Nothing left under the candidate's cost, or under --max-belts (or
+    // any count: `None`).
+    let closed = match (proof.max_cost, top) {
+        (None, _) => true,
+        (Some(k), Some(top)) => k + 1 >= top,
+        (Some(_), None) => false,
+    };
+    if closed {
+        report.status = match report.cost {
+            Some(_) => cegar::Status::Optimal,
+            None => cegar::Status::Unsolvable,
+        };
+        report.claim = cegar::Claim::Proved(proof);
+    } else {
+        report.bound = Some(proof);
+    }
+    report
 }
 
 /// `--svg FILE` and `--html FILE`: the picture and the replay of what was

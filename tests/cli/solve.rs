@@ -445,3 +445,61 @@ fn solve_ctrl_c_stops_a_command_solver() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// A solve stopped by its timeout says what the chain bound proves below
+/// its best layout (or below any size, without one): on the generated
+/// level far-002, whose proof takes the loop close to a minute, a 2-second
+/// solve ends `solved` (or `unknown`) with a `"bound"` under the layout's
+/// belts, named in the claim; with `--no-chain-bound` there is none.
+#[test]
+fn a_stopped_solve_says_what_the_chain_bound_proves_below_it() {
+    let level = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/generated/far-002.txt");
+    let level = level.to_str().expect("a UTF-8 path");
+    let free = std::fs::read_to_string(level)
+        .expect("far-002 is in the repository")
+        .lines()
+        .filter(|l| !l.starts_with(':'))
+        .flat_map(str::split_whitespace)
+        .filter(|t| *t == ".")
+        .count();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--json", "--no-explain", "--timeout", "2", level];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(
+            out.starts_with("exit: 0") || out.starts_with("exit: 3"),
+            "{out}"
+        );
+        let json = out
+            .lines()
+            .find(|l| l.starts_with('{'))
+            .expect("a JSON line");
+        let report: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        (report, out)
+    };
+    let (report, out) = solve(&[]);
+    let status = report["status"].as_str().expect("a status");
+    assert!(["solved", "unknown"].contains(&status), "{out}");
+    assert_eq!(report["bound"]["by"], "chain bound", "{out}");
+    let k = report["bound"]["max_belts"].as_u64().expect("a belt count") as usize;
+    // The bound lies under the layout found (or under the `.` cells).
+    let top = report["belts"].as_u64().map_or(free, |b| b as usize - 1);
+    assert!(k < top, "{out}");
+    let words =
+        format!("; proved by the chain bound: no layout with at most {k} belts solves the level");
+    assert!(
+        report["claim"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(&words)),
+        "{out}"
+    );
+    let (plain, out) = solve(&["--no-chain-bound"]);
+    assert_eq!(plain["bound"], serde_json::Value::Null, "{out}");
+    assert!(
+        !plain["claim"]
+            .as_str()
+            .unwrap_or("")
+            .contains("chain bound"),
+        "{out}"
+    );
+}

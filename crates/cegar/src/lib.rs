@@ -23,6 +23,6 @@ pub mod sat;
 pub mod solve;
 pub mod xorshift;
 
-pub use puzzle::{Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
+pub use puzzle::{largest_refuted, Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
 pub use report::{Claim, Counts, Nouns, Progress, Proof, ProofMethod, Report, Status, Stop, Times};
 pub use solve::{enumerate, solve, EnumEnd, Enumeration, Event, Options, Origin};

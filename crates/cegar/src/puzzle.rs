@@ -108,6 +108,23 @@ pub trait LowerBound: Send {
     fn work(&self) -> u64;
 }
 
+/// The largest cost below `below` that `lb` refutes (no candidate costs at
+/// most it), searched by bisection with `budget` units of work per
+/// question; `None` when it refutes none it was asked. A question that runs
+/// out of its budget counts as not refuted, so the answer is a proof, not
+/// necessarily the largest the bound could refute.
+pub fn largest_refuted(lb: &dyn LowerBound, below: usize, budget: u64) -> Option<usize> {
+    let (mut refuted, mut from, mut to) = (None, 0, below);
+    while from < to {
+        let k = from + (to - from) / 2;
+        match lb.allows(k, budget) {
+            Bound::Refuted => (refuted, from) = (Some(k), k + 1),
+            _ => to = k,
+        }
+    }
+    refuted
+}
+
 /// One decision of a candidate, for the neighbourhood search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -202,5 +219,63 @@ pub trait Puzzle {
     /// Comment lines that name the variables, for formula dumps.
     fn variable_comments(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bound that refutes every cost up to `refutes` (none: `None`), and
+    /// runs out of its budget from `out` on (allowing the rest).
+    struct Fake {
+        refutes: Option<usize>,
+        out: usize,
+    }
+
+    impl LowerBound for Fake {
+        fn name(&self) -> &'static str {
+            "fake"
+        }
+        fn allows(&self, k: usize, _budget: u64) -> Bound {
+            match k {
+                k if self.refutes.is_some_and(|r| k <= r) => Bound::Refuted,
+                k if k >= self.out => Bound::OutOfBudget,
+                _ => Bound::Allowed,
+            }
+        }
+        fn work(&self) -> u64 {
+            0
+        }
+    }
+
+    #[test]
+    fn the_bisection_finds_the_largest_cost_refuted_below_the_cap() {
+        let lb = Fake {
+            refutes: Some(6),
+            out: usize::MAX,
+        };
+        assert_eq!(largest_refuted(&lb, 20, 1), Some(6));
+        assert_eq!(largest_refuted(&lb, 7, 1), Some(6));
+        // Only costs under the cap are asked.
+        assert_eq!(largest_refuted(&lb, 4, 1), Some(3));
+        assert_eq!(largest_refuted(&lb, 0, 1), None);
+    }
+
+    #[test]
+    fn a_question_out_of_budget_is_no_refutation() {
+        // Refuted up to 6, out of budget from 3: the answer is what was
+        // refuted among the questions asked, never more.
+        let lb = Fake {
+            refutes: Some(6),
+            out: 3,
+        };
+        let k = largest_refuted(&lb, 20, 1);
+        assert!(k.is_some_and(|k| k <= 6), "{k:?}");
+        let none = Fake {
+            refutes: None,
+            out: 10,
+        };
+        assert_eq!(largest_refuted(&none, 20, 1), None);
     }
 }

@@ -247,6 +247,11 @@ pub struct Report<C> {
     pub solver: String,
     /// Copies of it that raced (1: one solver).
     pub threads: usize,
+    /// After a stop (a timeout, an interrupt): a proof, found once the loop
+    /// had stopped ([`crate::puzzle::largest_refuted`]), that no candidate
+    /// costs at most `max_cost`, short of the best candidate's cost (or,
+    /// without one, of every cost allowed): the gap the stop left open.
+    pub bound: Option<Proof>,
 }
 
 impl<C> Report<C> {
@@ -262,6 +267,17 @@ impl<C> Report<C> {
             times: Times::default(),
             solver,
             threads: threads.max(1),
+            bound: None,
+        }
+    }
+
+    /// The claim in words, with the lower bound found after a stop
+    /// ([`Report::bound`]), if any.
+    pub fn claim_words(&self, n: &Nouns) -> String {
+        let claim = self.claim.describe(self.cost, n);
+        match &self.bound {
+            Some(p) => format!("{claim}; {}", describe_proof(p, None, n)),
+            None => claim,
         }
     }
 

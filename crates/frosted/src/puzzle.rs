@@ -317,6 +317,23 @@ pub fn solve(
     cegar::solve(&mut puzzle, opts, events)
 }
 
+/// After a solve stopped (with a layout of `below` belts, or with none and
+/// `below` one more than any layout could have): the largest count under
+/// `below` that the chain bound refutes (no layout with at most that many
+/// belts solves `level`), each question of the bisection with `budget`
+/// units of work ([`cegar::largest_refuted`]), as a proof; `None` outside
+/// the bound's class or when it refutes none.
+pub fn refuted_below(level: &Level, below: usize, budget: u64) -> Option<cegar::Proof> {
+    let plain = ChainBound::new(level).ok()?;
+    let simple = ChainBound::new(level).ok()?.with_simple_paths(true);
+    let chains = Chains { plain, simple };
+    let k = cegar::largest_refuted(&chains, below, budget)?;
+    Some(cegar::Proof {
+        max_cost: Some(k),
+        by: cegar::ProofMethod::LowerBound(chains.name()),
+    })
+}
+
 /// [`solve`], keeping what the simulator's runs of rejected layouts taught
 /// ([`Learned`]), for the explanation that follows an `unsolvable` verdict
 /// (empty when the level check proved it without SAT).

@@ -59,8 +59,8 @@ struct TimesJson {
 /// the cost (`belts`, `cells`), the candidate (`layout`, `path`), and the
 /// proof, null or {"max_belts" (or "max_cells"): K, "by": "sat" or "chain
 /// bound"}: no candidate costing at most K (null: any) solves the level;
-/// and the bound, null or the same shape: after a stop with a candidate,
-/// what the lower bound proves under its cost.
+/// and the bound, null or the same shape: after a stop, what the lower
+/// bound proves under the candidate's cost (or, without one, under any).
 pub fn report_json<F: Front>(front: &F, r: &Report<F>) -> Value {
     let mut json = serde_json::to_value(shared_json::<F>(r)).unwrap_or_default();
     if let Value::Object(map) = &mut json {

@@ -31,8 +31,8 @@ pub struct Args {
     pub max: MaxCost,
     /// Give up after this many seconds: the best layout so far is `solved`, no
     /// layout is `unknown` (exit 3). The claim then says what the chain bound
-    /// proves below it (about a tenth of a second more; see "bound" under
-    /// --json).
+    /// proves below it (a few tenths of a second more at most; see "bound"
+    /// under --json).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub timeout: Option<f64>,
     #[command(flatten)]

@@ -161,9 +161,7 @@ impl Puzzle for Frosted {
     }
 
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
-        let plain = ChainBound::new(&self.level)?;
-        let simple = ChainBound::new(&self.level)?.with_simple_paths(true);
-        Ok(Box::new(Chains { plain, simple }))
+        Ok(Box::new(Chains::of(&self.level)?))
     }
 
     fn windows(&self) -> Vec<Vec<usize>> {
@@ -204,6 +202,15 @@ impl Puzzle for Frosted {
 struct Chains {
     plain: ChainBound,
     simple: ChainBound,
+}
+
+impl Chains {
+    /// The chain bound of `level`, both searches, or why it does not apply.
+    fn of(level: &Level) -> Result<Chains, String> {
+        let plain = ChainBound::new(level)?;
+        let simple = ChainBound::new(level)?.with_simple_paths(true);
+        Ok(Chains { plain, simple })
+    }
 }
 
 /// The loop's answer for the chain bound's.
@@ -324,9 +331,7 @@ pub fn solve(
 /// units of work ([`cegar::largest_refuted`]), as a proof; `None` outside
 /// the bound's class or when it refutes none.
 pub fn refuted_below(level: &Level, below: usize, budget: u64) -> Option<cegar::Proof> {
-    let plain = ChainBound::new(level).ok()?;
-    let simple = ChainBound::new(level).ok()?.with_simple_paths(true);
-    let chains = Chains { plain, simple };
+    let chains = Chains::of(level).ok()?;
     let k = cegar::largest_refuted(&chains, below, budget)?;
     Some(cegar::Proof {
         max_cost: Some(k),

@@ -318,3 +318,59 @@ fn solve_agrees_with_brute_force_on_crowded_boards() {
         t.unsolvable
     );
 }
+
+/// Restarts prove nothing and report no layout worse than the best: with a
+/// zero slice, every proving call with a best layout is put off for a
+/// restart (six times per solve), whose calls add assumptions no solution needs and whose
+/// candidates may cost more than the best. The optimum (or `unsolvable`)
+/// must still be the search's, and some restart must have descended from a
+/// candidate of its own, or the test shows nothing.
+#[test]
+fn restarts_change_no_verdict() {
+    let cases = common::cases("FROSTED_SMALL_CASES", 400) / 4;
+    let mut rng = Rng::new(seed(0x5eed_1234_abcd_0005));
+    let opts = Options {
+        solver: frosted::sat::SolverChoice::Cadical,
+        lower_bound: false,
+        restart_slice: std::time::Duration::ZERO,
+        trace: true,
+        ..Options::default()
+    };
+    let (mut put_off, mut descended) = (0, 0);
+    for case in 0..cases {
+        let shape = Shape {
+            width: 4 + rng.below(3),
+            height: 3 + rng.below(2),
+        };
+        let level = random_level_on(&mut rng, shape, max_free());
+        let (expected, _) = fewest_belts_by_reads(&level);
+        let encode = EncodeOptions::default();
+        let report = freshly_frosted::puzzle::solve(&level, &opts, &encode, &mut |e| {
+            if let cegar::Event::Trace(line) = e {
+                put_off += usize::from(line.contains("put off at once"));
+                descended += usize::from(line.contains("descending from it"));
+            }
+        })
+        .expect("solve runs");
+        let got = match report.status {
+            Status::Optimal => report.cost,
+            Status::Unsolvable => None,
+            other => panic!("case {case}: status {other:?} on\n{level}"),
+        };
+        assert_eq!(
+            got,
+            expected,
+            "case {case}: with restarts, solve says {:?} ({}), the search says {expected:?}, on\n{level}",
+            report.status,
+            claim(&report),
+        );
+        if let Some(l) = &report.candidate {
+            assert!(judge(l).solved());
+        }
+    }
+    eprintln!("{cases} small levels: {put_off} calls put off, {descended} descents from a restart; the same verdicts");
+    assert!(
+        put_off > 0 && descended > 0,
+        "{put_off} calls put off, {descended} descents"
+    );
+}

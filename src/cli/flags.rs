@@ -38,7 +38,8 @@ pub struct SolveFlags {
     /// second (the first call: over a tenth) is answered by the first copy to
     /// finish (the run times of one formula vary a lot with clause order).
     /// Shorter calls are answered as by one solver; 1 runs one solver,
-    /// deterministically. At most 64.
+    /// deterministically (with --no-restarts; otherwise up to the first call
+    /// put off for a restart, which depends on time). At most 64.
     #[arg(
         long,
         value_name = "N",
@@ -51,6 +52,16 @@ pub struct SolveFlags {
     /// prove nothing), before the calls over the whole board.
     #[arg(long)]
     pub no_neighbourhoods: bool,
+    /// Never restart. By default, once a layout is verified, the call over
+    /// the whole board that looks for a smaller one gets half a second; when
+    /// it runs out, it is put off and a call without a bound, kept off part of
+    /// the best layout, looks for a layout elsewhere, and the neighbourhood
+    /// search descends from that one (up to 6 restarts, the call's time
+    /// doubled after each; then it runs to its answer). It finds smaller
+    /// layouts where the best one's neighbourhood holds none; restarts prove
+    /// nothing, and a layout no smaller than the best is never reported.
+    #[arg(long)]
+    pub no_restarts: bool,
     /// Give every racing copy the plain encoding. By default the copies after
     /// the first hold a second view of it: loops grounded by vertex
     /// elimination instead of ranks (where there are ranks), and the whole
@@ -155,6 +166,10 @@ impl SolveFlags {
             solver: SolverChoice::parse(&self.solver).map_err(CliError::bad_input)?,
             threads: threads(self.threads)?,
             neighbourhoods: !self.no_neighbourhoods,
+            restarts: match self.no_restarts {
+                true => 0,
+                false => cegar::RESTARTS,
+            },
             eliminate: !self.no_elimination,
             lower_bound: !self.no_chain_bound,
             seed: self.debug_seed,
@@ -178,6 +193,7 @@ impl SolveFlags {
         ];
         let switches = [
             (self.no_neighbourhoods, "--no-neighbourhoods"),
+            (self.no_restarts, "--no-restarts"),
             (self.no_elimination, "--no-elimination"),
             (self.no_chain_bound, "--no-chain-bound"),
             (self.debug_trace, "--debug-trace"),

@@ -96,6 +96,7 @@ impl<P: Puzzle> Loop<'_, P> {
         solutions: &mut Vec<P::Candidate>,
         found: &mut dyn FnMut(&P::Candidate),
     ) -> Result<EnumEnd, String> {
+        self.restart.end();
         self.bound = (k < self.enc.max_cost).then_some(k);
         self.proving = true;
         self.goals = self.enc.goals.len();

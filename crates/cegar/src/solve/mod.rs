@@ -15,10 +15,12 @@
 mod enumerate;
 mod lower;
 mod neighbourhood;
+mod restart;
 mod run;
 mod setup;
 
 pub use enumerate::{enumerate, EnumEnd, Enumeration};
+pub use restart::{RESTARTS, RESTART_SLICE};
 
 use crate::puzzle::Puzzle;
 use crate::report::Progress;
@@ -80,6 +82,13 @@ pub struct Options {
     /// After each verified candidate, look for a cheaper one that changes one
     /// window of it before the calls over the whole instance.
     pub neighbourhoods: bool,
+    /// How many times a slow call over the whole instance may be put off
+    /// for a restart from another candidate ([`RESTARTS`]; 0: never; see
+    /// `solve/restart.rs`).
+    pub restarts: usize,
+    /// The time that call gets before the first restart, doubled after each
+    /// ([`RESTART_SLICE`]); zero puts it off before it runs, for tests.
+    pub restart_slice: Duration,
     /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
     /// [`crate::sat::call_dump`]); the folder must exist.
     pub dump_calls: Option<PathBuf>,
@@ -122,6 +131,8 @@ impl Default for Options {
             timeout: None,
             threads: 1,
             neighbourhoods: true,
+            restarts: RESTARTS,
+            restart_slice: RESTART_SLICE,
             dump_calls: None,
             head_start: RACE_HEAD_START,
             eliminate: true,

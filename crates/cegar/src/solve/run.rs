@@ -3,6 +3,7 @@
 
 use super::lower::{Lower, Question, Reply};
 use super::neighbourhood::Neighbourhood;
+use super::restart::Restart;
 use super::{Event, Options, Origin};
 use crate::puzzle::{Bound, Check, Encoded, Puzzle};
 use crate::report::{Claim, Progress, Proof, ProofMethod, Report, SecondView, Status, Stop, Times};
@@ -50,6 +51,8 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) done: bool,
     /// With [`Options::record`]: the assumptions of the last call.
     pub(super) last_call: Vec<Lit>,
+    /// Restarts from another candidate while the proving call is slow.
+    pub(super) restart: Restart,
 }
 
 /// The racing copies' second view: the encoding again (or another one),
@@ -443,6 +446,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
 
     /// The assumptions of the next call.
     fn assumptions(&mut self, improving: bool) -> Result<Vec<Lit>, String> {
+        if self.restart.calling {
+            return self.restart_assumptions();
+        }
         let mut a: Vec<Lit> = match self.enc.strong {
             Some(s) if self.proving && !improving => vec![!s],
             Some(s) => vec![s],
@@ -464,10 +470,24 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         Ok(a)
     }
 
+    /// A restart's call: searching, every goal, no bound, and part of the
+    /// best candidate's paid decisions changed (see [`Restart`]).
+    fn restart_assumptions(&mut self) -> Result<Vec<Lit>, String> {
+        let mut a: Vec<Lit> = self.enc.strong.into_iter().collect();
+        a.extend(&self.enc.goals);
+        if let Some(best) = &self.report.candidate {
+            let decisions = self.puzzle.decisions_of(best);
+            a.extend(self.restart.changes(&decisions));
+        }
+        self.check_interface(a.iter())?;
+        Ok(a)
+    }
+
     /// What the next call does: `searching`, `proving` or `improving window N`.
     fn mode(&self) -> String {
         match self.neighbourhood.current() {
             Some(w) => format!("improving window {w}"),
+            None if self.restart.calling => "restarting".into(),
             None if self.proving => "proving".into(),
             None => "searching".into(),
         }
@@ -504,7 +524,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
         let t = Instant::now();
         let n_vars = self.vars.n_used();
-        let answer = self.backend.solve(&assumptions, n_vars, self.deadline)?;
+        let deadline = match self.restart.call_end(self.proving_with_best()) {
+            Some(end) => Some(self.deadline.map_or(end, |d| d.min(end))),
+            None => self.deadline,
+        };
+        let answer = self.backend.solve(&assumptions, n_vars, deadline)?;
         self.report
             .times
             .add_call(t.elapsed(), improving, self.proving);
@@ -517,7 +541,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             "trace: iteration {} {} bound {:?}: {said} in {:.3}s",
             self.report.counts.iterations,
             self.mode(),
-            self.bound,
+            self.bound.filter(|_| !self.restart.calling),
             t.elapsed().as_secs_f64()
         );
         self.trace(line);
@@ -532,14 +556,30 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             if self.done {
                 break;
             }
+            self.leave_finished_basin();
             let improving = self.neighbourhood.current().is_some();
             if !improving {
                 self.deeper_beside();
+            }
+            if self.restart.calling {
+                if !self.restarted()? {
+                    break;
+                }
+                continue;
+            }
+            if self.restart.at_once(self.proving_with_best()) {
+                self.trace("trace: the call is put off at once: restarting".into());
+                self.restart.put_off();
+                continue;
             }
             match self.ask()? {
                 // Interrupted by a refutation of the lower bound: read it.
                 Answer::Unknown if self.lower.as_ref().is_some_and(Lower::refuted) => {
                     self.wait_lower()
+                }
+                Answer::Unknown if !improving && self.may_restart() => {
+                    self.trace("trace: the call ran out of its slice: restarting".into());
+                    self.restart.put_off();
                 }
                 Answer::Unknown => break,
                 // Not by changing this window alone: no proof of anything.
@@ -550,6 +590,60 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the next call is one over the whole instance, proving, with
+    /// a best candidate: the call restarts may put off.
+    fn proving_with_best(&self) -> bool {
+        self.neighbourhood.current().is_none() && self.proving && self.report.cost.is_some()
+    }
+
+    /// Whether a call that came back without an answer may be put off for a
+    /// restart: it ran out of its slice, not of the solve's time, nor was the
+    /// solve stopped.
+    fn may_restart(&self) -> bool {
+        self.restart.may_put_off() && self.time_left()
+    }
+
+    /// A restart's call and its answer; false when the solve must stop. Its
+    /// UNSAT proves nothing (the changes it assumed are no requirement):
+    /// it is drawn again, a few times. A model is read as any other, with
+    /// no bound on its cost.
+    fn restarted(&mut self) -> Result<bool, String> {
+        let answer = self.ask()?;
+        self.restart.calling = false;
+        match answer {
+            Answer::Unknown if self.lower.as_ref().is_some_and(Lower::refuted) => self.wait_lower(),
+            Answer::Unknown => return Ok(self.time_left()),
+            Answer::Unsat => {
+                self.restart.retry();
+            }
+            Answer::Sat(model) => {
+                self.bound = None;
+                let read = self.on_model(&model);
+                if self.restart.basin.is_none() && !self.done {
+                    self.bound = self.report.cost.map(|c| c - 1);
+                }
+                read?
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the solve may go on: it was not stopped, and its deadline has
+    /// not passed.
+    fn time_left(&self) -> bool {
+        !crate::sat::stop_requested() && self.deadline.is_none_or(|d| Instant::now() < d)
+    }
+
+    /// Once the neighbourhood search around a restart's candidate is over
+    /// without reaching below the best, the calls go back to the best's
+    /// bound.
+    fn leave_finished_basin(&mut self) {
+        if self.restart.basin.is_some() && self.neighbourhood.current().is_none() {
+            self.restart.basin = None;
+            self.bound = self.report.cost.map(|c| c - 1);
+        }
     }
 
     /// An UNSAT answer over the whole instance: a proof while proving, or
@@ -605,6 +699,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// A verified candidate: the best so far. Then look for a cheaper one,
     /// unless the lower bound proves there is none.
     fn on_accepted(&mut self, candidate: P::Candidate, cost: usize) {
+        if self.report.cost.is_some_and(|best| cost >= best) {
+            self.descend_from_restart(&candidate, cost);
+            return;
+        }
+        self.restart.basin = None;
         self.report.cost = Some(cost);
         self.report.best_at = Some(self.start.elapsed());
         self.tick_progress(Some(candidate.clone()));
@@ -640,6 +739,22 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         // From here on every call is a step towards the proof: a searching
         // UNSAT would only be repeated by proving, at about the same price.
         self.proving = true;
+    }
+
+    /// A restart's candidate that costs no less than the best: the
+    /// neighbourhood search descends from it under a bound of its own; the
+    /// report keeps the best.
+    fn descend_from_restart(&mut self, candidate: &P::Candidate, cost: usize) {
+        self.trace(format!(
+            "trace: restart: a verified candidate of cost {cost}; descending from it"
+        ));
+        if cost == 0 || !self.neighbourhood.enabled() {
+            return;
+        }
+        let decisions = self.puzzle.decisions_of(candidate);
+        self.neighbourhood.restart(decisions);
+        self.restart.basin = Some(cost);
+        self.bound = Some(cost - 1);
     }
 
     /// A rejected candidate: its clauses block it and every candidate that

@@ -4,6 +4,7 @@
 //! the backend receives them.
 
 use super::neighbourhood::Neighbourhood;
+use super::restart::Restart;
 use super::run::{Loop, Second};
 use super::{Event, Options};
 use crate::puzzle::{Encoded, Puzzle};
@@ -81,6 +82,7 @@ pub(super) fn start<'a, P: Puzzle>(
         goals,
         done: false,
         last_call: Vec::new(),
+        restart: Restart::new(opts),
     };
     for cl in &first {
         lp.add_encoding(cl);

@@ -707,10 +707,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         self.report.cost = Some(cost);
         self.report.best_at = Some(self.start.elapsed());
         self.tick_progress(Some(candidate.clone()));
-        if cost > 0 && self.neighbourhood.enabled() {
-            let decisions = self.puzzle.decisions_of(&candidate);
-            self.neighbourhood.restart(decisions);
-        }
+        self.search_around(&candidate, cost);
         self.report.candidate = Some(candidate);
         self.report.status = Status::Solved;
         self.report.claim = Claim::Verified(None);
@@ -748,13 +745,21 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         self.trace(format!(
             "trace: restart: a verified candidate of cost {cost}; descending from it"
         ));
+        if self.search_around(candidate, cost) {
+            self.restart.basin = Some(cost);
+            self.bound = Some(cost - 1);
+        }
+    }
+
+    /// Starts the neighbourhood search around a verified candidate of cost
+    /// `cost`, unless it is free or there are no windows; whether it started.
+    fn search_around(&mut self, candidate: &P::Candidate, cost: usize) -> bool {
         if cost == 0 || !self.neighbourhood.enabled() {
-            return;
+            return false;
         }
         let decisions = self.puzzle.decisions_of(candidate);
         self.neighbourhood.restart(decisions);
-        self.restart.basin = Some(cost);
-        self.bound = Some(cost - 1);
+        true
     }
 
     /// A rejected candidate: its clauses block it and every candidate that

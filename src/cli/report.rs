@@ -180,25 +180,38 @@ pub fn summary<F: Front>(r: &Report<F>) -> String {
 /// One progress line: where the loop is, and, during a long SAT call, for how
 /// long that call has been running.
 pub fn progress_line<F: Front>(p: &Progress<F>, running: Option<Duration>) -> String {
+    let bound = match p.restarting {
+        true => None,
+        false => p.bound,
+    };
     let mut line = format!(
         "progress: {:.1}s, {} iterations, best {}, {} {}",
         p.elapsed.as_secs_f64() + running.map_or(0.0, |r| r.as_secs_f64()),
         p.counts.iterations,
         p.best.map_or("none".into(), |b| F::NOUNS.cost(b)),
-        if p.improving {
-            "improving the best, looking for"
-        } else if p.proving {
-            "proving"
-        } else {
-            "searching"
-        },
-        p.bound
-            .map_or("any size".into(), |b| format!("<= {}", F::NOUNS.cost(b))),
+        what_the_call_does(p),
+        bound.map_or("any size".into(), |b| format!("<= {}", F::NOUNS.cost(b))),
     );
     if let Some(r) = running.filter(|r| r.as_secs() >= 1) {
         line.push_str(&format!(", SAT call running for {:.1}s", r.as_secs_f64()));
     }
     line
+}
+
+/// The words of a progress line for what the call in flight does, before
+/// its bound.
+fn what_the_call_does<C>(p: &cegar::Progress<C>) -> &'static str {
+    if p.restarting {
+        "restarting elsewhere, looking for"
+    } else if p.improving && p.descending {
+        "improving a restart's layout, looking for"
+    } else if p.improving {
+        "improving the best, looking for"
+    } else if p.proving {
+        "proving"
+    } else {
+        "searching"
+    }
 }
 
 /// How long the SAT call in flight at `p` has been running, `start` being the
@@ -234,4 +247,57 @@ pub fn split_progress<C: Clone>(p: &cegar::Progress<C>) -> (Option<C>, cegar::Pr
         ..p.clone()
     };
     (p.improved.clone(), counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::front::Frosted;
+
+    /// A progress report with a best of 40 belts, looking for at most `bound`.
+    fn progress(bound: usize) -> Progress<Frosted> {
+        cegar::Progress {
+            elapsed: Duration::from_secs(4),
+            counts: cegar::Counts::default(),
+            best: Some(40),
+            best_at: Some(Duration::from_secs(1)),
+            bound: Some(bound),
+            proving: true,
+            improving: false,
+            restarting: false,
+            descending: false,
+            improved: None,
+            times: cegar::Times::default(),
+        }
+    }
+
+    #[test]
+    fn progress_lines_say_what_the_call_looks_for() {
+        let line = |p: &Progress<Frosted>| progress_line::<Frosted>(p, None);
+        let proving = progress(39);
+        assert_eq!(
+            line(&proving),
+            "progress: 4.0s, 0 iterations, best 40 belts, proving <= 39 belts"
+        );
+        let window = Progress::<Frosted> {
+            improving: true,
+            ..progress(39)
+        };
+        assert!(line(&window).ends_with("improving the best, looking for <= 39 belts"));
+        // A restart's call has no bound, whatever the bound it put off.
+        let restart = Progress::<Frosted> {
+            restarting: true,
+            proving: false,
+            ..progress(39)
+        };
+        assert!(line(&restart).ends_with("restarting elsewhere, looking for any size"));
+        // Descending from a restart's layout of 45 belts: the bound is its own.
+        let descent = Progress::<Frosted> {
+            improving: true,
+            descending: true,
+            ..progress(44)
+        };
+        assert!(line(&descent)
+            .ends_with("best 40 belts, improving a restart's layout, looking for <= 44 belts"));
+    }
 }

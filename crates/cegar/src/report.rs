@@ -225,6 +225,12 @@ pub struct Progress<C> {
     /// The call only changes one window of the best candidate; its answer
     /// proves nothing.
     pub improving: bool,
+    /// The call is a restart's: a search elsewhere, with no bound; its
+    /// answer proves nothing.
+    pub restarting: bool,
+    /// The window calls descend from a restart's candidate, which costs no
+    /// less than the best (so `bound` may be above the best's cost).
+    pub descending: bool,
     /// Set when this call reports a new best verified candidate.
     pub improved: Option<C>,
     /// Time spent per phase so far (`total` is `elapsed`).

@@ -202,6 +202,8 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             bound: self.bound,
             proving: self.proving,
             improving: self.neighbourhood.current().is_some(),
+            restarting: self.restart.calling,
+            descending: self.restart.basin.is_some(),
             improved,
             times: Times {
                 total: elapsed,

@@ -247,18 +247,21 @@ fn two_toppers_on_a_cell(level: &Level) -> bool {
         .any(|(i, c)| fronts[..i].contains(c))
 }
 
-/// One plain source and nothing that sends two of its donuts different
-/// ways: no any-source, splitter or teleporter, and no cell two toppers
-/// work on. Then every donut's way is fixed by the tiles and its kind, and
-/// its kind by the cells it stood on (each topper acts once, on arrival),
-/// so every donut walks the same path with the same toppings: merges and
-/// crossovers only delay or drop donuts, and a donut that is delivered
-/// stays on its target. So at most one (target, source, kind) delivery
-/// exists: one target at most is fed, and `:targets` can hold one kind.
+/// Plain sources only, and nothing that sends two donuts of one source
+/// different ways: no any-source, splitter or teleporter, and no cell two
+/// toppers work on. Then every donut's way is fixed by the tiles and its
+/// kind, and its kind by the cells it stood on (each topper acts once, on
+/// arrival), so all the donuts of one source walk the same path with the
+/// same toppings: merges and crossovers only delay or drop donuts, and a
+/// delivered donut stays on its target. So each source makes at most one
+/// (target, source, kind) delivery: at most as many targets are fed, and
+/// as many (source, kind) pairs made, as there are sources.
 fn lockstep(level: &Level) -> Option<Argument> {
     let sources: Vec<CellId> = level.sources().collect();
-    let [s] = sources[..] else { return None };
-    if !matches!(level.tile(s), Tile::Source(_)) || two_toppers_on_a_cell(level) {
+    let plain = sources
+        .iter()
+        .all(|&s| matches!(level.tile(s), Tile::Source(_)));
+    if sources.is_empty() || !plain || two_toppers_on_a_cell(level) {
         return None;
     }
     let branching = level.shape.cells().any(|c| {
@@ -270,20 +273,31 @@ fn lockstep(level: &Level) -> Option<Argument> {
     if branching {
         return None;
     }
+    let n = sources.len();
     let targets = level.targets().count();
     let wanted = level.flags.targets.as_ref().map_or(0, |w| w.len());
-    let why = match (targets, wanted) {
-        (t, _) if t >= 2 => format!("so at most one of the {t} targets can be fed"),
-        (_, w) if w >= 2 => {
+    let why = match (targets, wanted, n) {
+        (t, _, 1) if t >= 2 => format!("so at most one of the {t} targets can be fed"),
+        (_, w, 1) if w >= 2 => {
             format!("so the deliveries make one (source, kind) pair, but :targets asks for {w}")
         }
+        (t, _, n) if t > n => format!("so at most {n} of the {t} targets can be fed"),
+        (_, w, n) if w > n => format!(
+            "so the deliveries make at most {n} (source, kind) pairs, but :targets asks for {w}"
+        ),
         _ => return None,
+    };
+    let who = match n {
+        1 => format!(
+            "one plain source (at {}) and no any-source, splitter, teleporter or cell that two toppers work on: every donut follows the same belts and gets the same toppings",
+            at(level, sources[0])
+        ),
+        n => format!(
+            "{n} plain sources and no any-source, splitter, teleporter or cell that two toppers work on: the donuts of each source follow the same belts and get the same toppings"
+        ),
     };
     Some(Argument {
         name: "lockstep",
-        sentence: format!(
-            "one plain source (at {}) and no any-source, splitter, teleporter or cell that two toppers work on: every donut follows the same belts and gets the same toppings, {why}",
-            at(level, s)
-        ),
+        sentence: format!("{who}, {why}"),
     })
 }

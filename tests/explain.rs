@@ -91,8 +91,22 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
         let level = varied_level(&mut rng);
         let found = level_check(&level);
         let all = requirements(&level, None);
-        let solvable = some_layout_meets(&met_sets(&level, &all), &all, &all);
+        let sets = met_sets(&level, &all);
+        let solvable = some_layout_meets(&sets, &all, &all);
         solvable_levels += usize::from(solvable);
+        // What an argument says cannot hold together holds in no layout's
+        // run (the explanation starts its core from it).
+        for (a, want) in found
+            .iter()
+            .filter_map(|a| Some((a, a.impossible.as_ref()?)))
+        {
+            assert!(
+                !some_layout_meets(&sets, &all, want),
+                "case {case}: {} named {want:?}, which a layout meets:\n{level}",
+                a.name
+            );
+            *fired.entry("a set of requirements").or_insert(0) += 1;
+        }
         assert!(
             !solvable || found.is_empty(),
             "case {case}: {found:?} fired on a solvable level:\n{level}"
@@ -116,6 +130,7 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
         "unlisted-kind",
         "lockstep",
         "lockstep, several sources",
+        "a set of requirements",
     ] {
         assert!(fired.contains_key(name), "{name} never fired: {fired:?}");
     }

@@ -162,6 +162,9 @@ fn explain_with(
         deadline,
     )?;
     oracle.watched_by(opts.watch.clone());
+    for set in level_check(level).into_iter().filter_map(|a| a.impossible) {
+        oracle.known_impossible(&set);
+    }
     let core = match learned {
         None => minimal_core(&mut oracle, &all, opts.first_round_calls)?,
         Some(learned) => {

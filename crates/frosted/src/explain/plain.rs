@@ -6,7 +6,7 @@
 
 use crate::grid::{CellId, Kind};
 use crate::level::{Accepts, Level, Tile};
-use crate::requirement::{count_of, kind_words};
+use crate::requirement::{count_of, kind_words, requirements, Requirement};
 
 /// One argument that fired: its name and its sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +15,10 @@ pub struct Argument {
     /// `missing-topper`, `too-few-sources`, `unlisted-kind`, `lockstep`.
     pub name: &'static str,
     pub sentence: String,
+    /// The requirements it shows cannot hold together, when it says that
+    /// (`None`: it shows every run fails, as a blocked source does). The
+    /// explanation starts its core from them.
+    pub impossible: Option<Vec<Requirement>>,
 }
 
 /// Every argument that proves `level` impossible (empty: none applies,
@@ -61,6 +65,7 @@ fn blocked_sources(level: &Level) -> Vec<Argument> {
                 level.tile(s).describe(),
                 at(level, s)
             ),
+            impossible: None,
         });
     }
     out
@@ -96,6 +101,7 @@ fn unreachable_targets(level: &Level) -> Vec<Argument> {
                 "the target at {} is entered moving {dir}, so only from the cell {from}, which is {behind}: no donut ever reaches it",
                 at(level, t)
             ),
+            impossible: Some(vec![Requirement::TargetReceives(t)]),
         });
     }
     out
@@ -142,6 +148,7 @@ fn missing_toppers(level: &Level) -> Vec<Argument> {
                         at(level, t),
                         k.name()
                     ),
+                    impossible: Some(vec![Requirement::TargetReceives(t)]),
                 });
             }
         }
@@ -194,6 +201,7 @@ fn too_few_sources(level: &Level) -> Vec<Argument> {
                     match can { 0 => "no source".to_string(), 1 => "only 1 source".to_string(), c => format!("only {c} sources") },
                     k.name()
                 ),
+                impossible: Some(vec![Requirement::TargetsKind { kind: k, count: n }]),
             });
         }
     }
@@ -223,6 +231,10 @@ fn unlisted_kinds(level: &Level) -> Vec<Argument> {
                         k.name(),
                         kind_words(k)
                     ),
+                    impossible: Some(vec![
+                        Requirement::TargetReceives(t),
+                        Requirement::TargetsOthers,
+                    ]),
                 });
             }
         }
@@ -276,14 +288,22 @@ fn lockstep(level: &Level) -> Option<Argument> {
     let n = sources.len();
     let targets = level.targets().count();
     let wanted = level.flags.targets.as_ref().map_or(0, |w| w.len());
-    let why = match (targets, wanted, n) {
-        (t, _, 1) if t >= 2 => format!("so at most one of the {t} targets can be fed"),
-        (_, w, 1) if w >= 2 => {
-            format!("so the deliveries make one (source, kind) pair, but :targets asks for {w}")
-        }
-        (t, _, n) if t > n => format!("so at most {n} of the {t} targets can be fed"),
-        (_, w, n) if w > n => format!(
-            "so the deliveries make at most {n} (source, kind) pairs, but :targets asks for {w}"
+    let all = requirements(level, None);
+    let of = |pick: fn(&Requirement) -> bool| Some(all.iter().copied().filter(pick).collect());
+    let fed = of(|r| matches!(r, Requirement::TargetReceives(_)));
+    let pairs = of(|r| matches!(r, Requirement::TargetsKind { .. }));
+    let (why, impossible) = match (targets, wanted, n) {
+        (t, _, 1) if t >= 2 => (format!("so at most one of the {t} targets can be fed"), fed),
+        (_, w, 1) if w >= 2 => (
+            format!("so the deliveries make one (source, kind) pair, but :targets asks for {w}"),
+            pairs,
+        ),
+        (t, _, n) if t > n => (format!("so at most {n} of the {t} targets can be fed"), fed),
+        (_, w, n) if w > n => (
+            format!(
+                "so the deliveries make at most {n} (source, kind) pairs, but :targets asks for {w}"
+            ),
+            pairs,
         ),
         _ => return None,
     };
@@ -299,5 +319,6 @@ fn lockstep(level: &Level) -> Option<Argument> {
     Some(Argument {
         name: "lockstep",
         sentence: format!("{who}, {why}"),
+        impossible,
     })
 }

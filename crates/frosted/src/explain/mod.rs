@@ -138,9 +138,10 @@ fn explain_with(
     learned: Option<&Learned>,
 ) -> Result<Explanation, String> {
     let start = Instant::now();
+    let arguments = level_check(level);
     if !opts.search {
         return Ok(Explanation {
-            arguments: level_check(level),
+            arguments,
             core: None,
             near: Vec::new(),
             work: Work {
@@ -162,8 +163,8 @@ fn explain_with(
         deadline,
     )?;
     oracle.watched_by(opts.watch.clone());
-    for set in level_check(level).into_iter().filter_map(|a| a.impossible) {
-        oracle.known_impossible(&set);
+    for set in arguments.iter().filter_map(|a| a.impossible.as_ref()) {
+        oracle.known_impossible(set);
     }
     let core = match learned {
         None => minimal_core(&mut oracle, &all, opts.first_round_calls)?,
@@ -184,7 +185,7 @@ fn explain_with(
         }
     }
     Ok(Explanation {
-        arguments: level_check(level),
+        arguments,
         core,
         near,
         work: oracle.work(start),

@@ -28,13 +28,8 @@ pub fn stop_all() {
     STOP.store(true, Ordering::SeqCst);
 }
 
-/// Whether [`stop_all`] was called.
-pub fn stop_requested() -> bool {
-    STOP.load(Ordering::SeqCst)
-}
-
 /// [`stop_all`] was called, or `deadline` has passed.
-fn must_stop(deadline: Option<Instant>) -> bool {
+pub(crate) fn must_stop(deadline: Option<Instant>) -> bool {
     STOP.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d)
 }
 

@@ -73,9 +73,6 @@ impl Restart {
         }
     }
 
-    /// The time the next call may take before it is put off: a restart's
-    /// call, and a call over the whole instance while proving with a best
-    /// candidate, get the slice while restarts are left.
     /// When the next call must end at the latest: a restart's call (with
     /// its retries) within one slice from the put-off, a proving call with
     /// a best candidate one slice from now, while restarts are left. A zero

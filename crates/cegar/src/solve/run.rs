@@ -635,7 +635,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// Whether the solve may go on: it was not stopped, and its deadline has
     /// not passed.
     fn time_left(&self) -> bool {
-        !crate::sat::stop_requested() && self.deadline.is_none_or(|d| Instant::now() < d)
+        !crate::sat::must_stop(self.deadline)
     }
 
     /// Once the neighbourhood search around a restart's candidate is over

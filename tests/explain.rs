@@ -15,7 +15,7 @@ use common::tiny::{layouts, random_level, Rng};
 use freshly_frosted::puzzle::solve_learning;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement, Watch, FIRST_ROUND_CALLS,
+    Requirement, Watch, FIRST_ROUND_CALLS, NEIGHBOURS_AFTER,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
@@ -138,11 +138,12 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
 
 /// The explanations checked on each unsolvable tiny level: without what a
 /// solve learned (one varisat, the core's first round giving each question
-/// one SAT call, so that many wait for the second), and after a solve,
+/// one SAT call, so that many wait for the second, and every rejected
+/// layout's neighbours run, however short its SAT call), and after a solve,
 /// from what it learned (one varisat in one round, and two racing CaDiCaL
 /// copies with the command line's first round).
 fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
-    let opts = |solver, threads, first_round_calls, watch| ExplainOptions {
+    let opts = |solver, threads, first_round_calls, neighbours_after, watch| ExplainOptions {
         encode: Default::default(),
         solver,
         threads,
@@ -150,12 +151,19 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
         timeout: None,
         search: true,
         first_round_calls,
+        neighbours_after,
         watch,
     };
     let watch = Arc::new(Watch::default());
     let alone = explain(
         level,
-        &opts(SolverChoice::Varisat, 1, Some(1), Some(watch.clone())),
+        &opts(
+            SolverChoice::Varisat,
+            1,
+            Some(1),
+            Some(0),
+            Some(watch.clone()),
+        ),
     )
     .expect("explain runs");
     shows_the_final_counts(&watch, &alone);
@@ -178,15 +186,21 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
             solve_learning(level, &solve_opts, &Default::default(), &mut |_| {})
                 .expect("solve runs");
         assert_eq!(report.status, cegar::Status::Unsolvable, "{name}:\n{level}");
-        let e = explain_after(level, &opts(solver, threads, first_round, None), &learned)
-            .expect("explain runs");
+        let neighbours = Some(NEIGHBOURS_AFTER);
+        let e = explain_after(
+            level,
+            &opts(solver, threads, first_round, neighbours, None),
+            &learned,
+        )
+        .expect("explain runs");
         out.push((name, e));
     }
     out
 }
 
-/// The watch (what progress lines read) holds the explanation's counts at
-/// its last SAT call, which are its final counts: that call answered.
+/// The watch (what progress lines read) holds the explanation's counts as
+/// of its last SAT call or rejected layout, which are its final counts:
+/// that call, or a neighbour of that layout, answered.
 fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
     let r = watch.read();
     if e.work.calls == 0 {
@@ -204,7 +218,7 @@ fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
 fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
     let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
     let mut rng = Rng::new(0xc0de_cafe_0027_0001);
-    let (mut checked, mut near, mut put_off) = (0, 0, 0);
+    let (mut checked, mut near, mut put_off, mut neighbours) = (0, 0, 0, 0);
     for case in 0..cases {
         let level = varied_level(&mut rng);
         let all = requirements(&level, None);
@@ -214,14 +228,16 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         }
         for (how, e) in explanations(&level) {
             put_off += e.core.as_ref().map_or(0, |c| c.put_off);
+            neighbours += e.work.neighbours;
             let case = format!("{case} ({how})");
             near += agrees_with_brute_force(&case, &level, &sets, &all, &e);
         }
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round; {neighbours} neighbours of rejected layouts were run");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
     assert!(put_off > 0, "no requirement waited for the second round");
+    assert!(neighbours > 0, "no rejected layout's neighbours were run");
 }
 
 /// Checks the explanation `e` of the unsolvable `level` against brute force

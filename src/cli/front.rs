@@ -77,8 +77,14 @@ pub trait Front: Clone + Send + 'static {
     /// After an `unsolvable` verdict: why, as `--json` fields and as text
     /// (Freshly Frosted only; `None` for other puzzles). `timeout`: how
     /// long the search for a core may take; `None`: no search, the level
-    /// check's plain arguments only.
-    fn explain(&self, _settings: &Settings, _timeout: Option<Duration>) -> Option<Explained> {
+    /// check's plain arguments only. `neighbours_after`:
+    /// `--explain-neighbours` (`ExplainOptions::neighbours_after`).
+    fn explain(
+        &self,
+        _settings: &Settings,
+        _timeout: Option<Duration>,
+        _neighbours_after: Option<u32>,
+    ) -> Option<Explained> {
         None
     }
 }
@@ -170,7 +176,12 @@ impl Front for Frosted {
         freshly_frosted::picture::html(&self.0, layout, title)
     }
 
-    fn explain(&self, settings: &Settings, timeout: Option<Duration>) -> Option<Explained> {
+    fn explain(
+        &self,
+        settings: &Settings,
+        timeout: Option<Duration>,
+        neighbours_after: Option<u32>,
+    ) -> Option<Explained> {
         let opts = freshly_frosted::explain::ExplainOptions {
             encode: settings.encode.clone(),
             solver: settings.opts.solver.clone(),
@@ -178,6 +189,7 @@ impl Front for Frosted {
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
             first_round_calls: Some(freshly_frosted::explain::FIRST_ROUND_CALLS),
+            neighbours_after,
             timeout,
             watch: Some(Arc::new(Watch::default())),
         };

@@ -109,6 +109,27 @@ pub struct ExplainFlags {
     /// `unsolvable` verdict (default 60): what is found by then is printed.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub explain_timeout: f64,
+    /// While explaining, also run the layouts one visited cell away from a
+    /// rejected layout when the SAT call that proposed it took at least
+    /// RATIO times as long as its run (default 50); `off` never does. The
+    /// rule rests on timings, so with it the core found may vary from run
+    /// to run; `off` makes a one-thread explanation repeatable.
+    #[arg(long, value_name = "RATIO", default_value = "50", value_parser = neighbours_ratio)]
+    pub explain_neighbours: Neighbours,
+}
+
+/// `--explain-neighbours`: a ratio, or `None` for `off`.
+#[derive(Clone, Copy, Debug)]
+pub struct Neighbours(pub Option<u32>);
+
+fn neighbours_ratio(s: &str) -> Result<Neighbours, String> {
+    match s {
+        "off" => Ok(Neighbours(None)),
+        _ => s
+            .parse()
+            .map(|n| Neighbours(Some(n)))
+            .map_err(|_| format!("expected a whole number or `off`, not `{s}`")),
+    }
 }
 
 /// Creates the folder `dir` that `flag` (`--dump-calls`, `--certificate`)
@@ -196,6 +217,7 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
         true => front.explain(
             &settings,
             (!a.explain.no_explain).then_some(explain_timeout),
+            a.explain.explain_neighbours.0,
         ),
         false => None,
     };
@@ -472,4 +494,20 @@ pub(super) fn solve_with_hard_timeout<F: Front>(
         last.as_ref(),
     );
     Ok((report, recorded()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::neighbours_ratio;
+
+    #[test]
+    fn explain_neighbours_defaults_to_the_library_ratio_and_takes_off() {
+        let default = neighbours_ratio("50").map(|n| n.0);
+        assert_eq!(
+            default,
+            Ok(Some(freshly_frosted::explain::NEIGHBOURS_AFTER))
+        );
+        assert_eq!(neighbours_ratio("off").map(|n| n.0), Ok(None));
+        assert!(neighbours_ratio("fast").is_err());
+    }
 }

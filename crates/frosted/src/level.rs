@@ -243,6 +243,13 @@ impl Level {
         Ok(())
     }
 
+    /// This layout with the free cell `c` holding `belt` (none: empty).
+    pub fn with_choice(&self, c: CellId, belt: Option<Dir>) -> Level {
+        let mut out = self.clone();
+        out.tiles[c.index()] = belt.map_or(Tile::Empty, Tile::Belt);
+        out
+    }
+
     /// The layout with the level's flags and the given belts placed on free cells.
     pub fn with_belts(&self, belts: impl IntoIterator<Item = (CellId, Dir)>) -> Level {
         let mut out = self.clone();

@@ -12,7 +12,7 @@ pub mod pool;
 
 pub use self::core::{minimal_core, near_solution, shrink, Core, Near, FIRST_ROUND_CALLS};
 pub use learned::Learned;
-pub use oracle::{Oracle, Verdict, Witness};
+pub use oracle::{Oracle, Verdict, Witness, NEIGHBOURS_AFTER};
 pub use pool::Pool;
 pub mod plain;
 
@@ -84,6 +84,11 @@ pub struct ExplainOptions {
     /// ([`FIRST_ROUND_CALLS`] from the command line); `None`: one round,
     /// no limit.
     pub first_round_calls: Option<usize>,
+    /// Run the neighbours of a rejected layout (the layouts one visited
+    /// cell away) when the SAT call that proposed it took at least this
+    /// many times as long as its run ([`NEIGHBOURS_AFTER`] from the command
+    /// line); `None`: never.
+    pub neighbours_after: Option<u32>,
     /// Where the explanation shows how far it has got (for progress lines).
     pub watch: Option<Arc<Watch>>,
 }
@@ -95,6 +100,8 @@ pub struct Work {
     pub questions: usize,
     pub calls: usize,
     pub counterexamples: usize,
+    /// Neighbours of rejected layouts run by the simulator.
+    pub neighbours: usize,
     pub time: Duration,
 }
 
@@ -163,6 +170,7 @@ fn explain_with(
         deadline,
     )?;
     oracle.watched_by(opts.watch.clone());
+    oracle.runs_neighbours(opts.neighbours_after);
     for set in arguments.iter().filter_map(|a| a.impossible.as_ref()) {
         oracle.known_impossible(set);
     }

@@ -111,10 +111,13 @@ pub struct ExplainFlags {
     pub explain_timeout: f64,
     /// While explaining, also run the layouts one visited cell away from a
     /// rejected layout when the SAT call that proposed it took at least
-    /// RATIO times as long as its run (default 50); `off` never does. The
-    /// rule rests on timings, so with it the core found may vary from run
-    /// to run; `off` makes a one-thread explanation repeatable.
-    #[arg(long, value_name = "RATIO", default_value = "50", value_parser = neighbours_ratio)]
+    /// RATIO times as long as its run (50 is a good ratio); `off` (the
+    /// default) never does. It saves SAT calls where they are slow (e.g. 04-romantic-twilight/11:
+    /// the core in about 30 calls instead of about 100) but may lead
+    /// elsewhere to another core that costs more, and it rests on timings,
+    /// so with it a one-thread explanation may vary from run to run
+    /// (docs/unsolvable.md).
+    #[arg(long, value_name = "RATIO", default_value = "off", value_parser = neighbours_ratio)]
     pub explain_neighbours: Neighbours,
 }
 

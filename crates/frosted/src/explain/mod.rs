@@ -86,8 +86,8 @@ pub struct ExplainOptions {
     pub first_round_calls: Option<usize>,
     /// Run the neighbours of a rejected layout (the layouts one visited
     /// cell away) when the SAT call that proposed it took at least this
-    /// many times as long as its run ([`NEIGHBOURS_AFTER`] from the command
-    /// line); `None`: never.
+    /// many times as long as its run (`--explain-neighbours`, off by
+    /// default; [`NEIGHBOURS_AFTER`] is the ratio it suggests); `None`: never.
     pub neighbours_after: Option<u32>,
     /// Where the explanation shows how far it has got (for progress lines).
     pub watch: Option<Arc<Watch>>,

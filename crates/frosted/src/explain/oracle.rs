@@ -52,14 +52,20 @@ pub struct Witness {
     pub achieved: Achieved,
 }
 
-/// The default of [`super::ExplainOptions::neighbours_after`]: a rejected
-/// layout's neighbours are run when the SAT call that proposed it took at
-/// least 50 times as long as its run, so where SAT calls are cheap (the
-/// near-solutions of 12-deepest-midnight/03, under a millisecond each) the
-/// loop goes on as before: running every neighbour there took it from 13 s
-/// to 60–80 s, as the clauses they add slowed every later call. Where calls
-/// are long (04-romantic-twilight/11, about 0.1 s), the core took 24 to 31
-/// SAT calls instead of 90 to 144, in the same time.
+/// The ratio that `--explain-neighbours` suggests for
+/// [`super::ExplainOptions::neighbours_after`] (the command line's default
+/// is off): a rejected layout's neighbours are run when the SAT call that
+/// proposed it took at least 50 times as long as its run, so where SAT calls
+/// are cheap (the near-solutions of 12-deepest-midnight/03, under a
+/// millisecond each) the loop goes on as before: running every neighbour
+/// there took it from 13 s to 60–80 s, as the clauses they add slowed every
+/// later call. Where calls are long (04-romantic-twilight/11, about 0.1 s),
+/// the core took 23 to 36 SAT calls instead of 88 to 144, and 19–20 s
+/// instead of 24–27 s. Not the default: on 12-deepest-midnight/03 the
+/// neighbours found in the core's first round lead the deletion to another
+/// minimal core, whose last question needs about 8 100 SAT calls (19–21 s
+/// instead of 13 s, against 322 calls), and the rule rests on timings, so
+/// one-thread explanations would vary from run to run.
 pub const NEIGHBOURS_AFTER: u32 = 50;
 
 /// The answer to one question.

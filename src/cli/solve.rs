@@ -111,7 +111,7 @@ pub struct ExplainFlags {
     pub explain_timeout: f64,
     /// While explaining, also run the layouts one visited cell away from a
     /// rejected layout when the SAT call that proposed it took at least
-    /// RATIO times as long as its run (50 is a good ratio); `off` (the
+    /// RATIO times as long as its run (100 is a good ratio); `off` (the
     /// default) never does. It saves SAT calls where they are slow (e.g. 04-romantic-twilight/11:
     /// the core in about 30 calls instead of about 100) but may lead
     /// elsewhere to another core that costs more, and it rests on timings,
@@ -505,7 +505,7 @@ mod tests {
 
     #[test]
     fn explain_neighbours_defaults_to_the_library_ratio_and_takes_off() {
-        let default = neighbours_ratio("50").map(|n| n.0);
+        let default = neighbours_ratio("100").map(|n| n.0);
         assert_eq!(
             default,
             Ok(Some(freshly_frosted::explain::NEIGHBOURS_AFTER))

@@ -32,8 +32,7 @@ use super::pool::Pool;
 use super::{Reading, Watch, Work};
 use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates};
 use crate::grid::{CellId, Dir};
-use crate::level::Level;
-use crate::level::Tile;
+use crate::level::{Level, Tile};
 use crate::requirement::{requirements, Achieved, Requirement};
 use crate::sim::{simulate, Outcome};
 use cegar::keyed::StorageKey as _;
@@ -55,7 +54,7 @@ pub struct Witness {
 /// The ratio that `--explain-neighbours` suggests for
 /// [`super::ExplainOptions::neighbours_after`] (the command line's default
 /// is off): a rejected layout's neighbours are run when the SAT call that
-/// proposed it took at least 50 times as long as its run, so where SAT calls
+/// proposed it took at least 100 times as long as its run, so where SAT calls
 /// are cheap (the near-solutions of 12-deepest-midnight/03, under a
 /// millisecond each) the loop goes on as before: running every neighbour
 /// there took it from 13 s to 60–80 s, as the clauses they add slowed every
@@ -66,7 +65,7 @@ pub struct Witness {
 /// minimal core, whose last question needs about 8 100 SAT calls (19–21 s
 /// instead of 13 s, against 322 calls), and the rule rests on timings, so
 /// one-thread explanations would vary from run to run.
-pub const NEIGHBOURS_AFTER: u32 = 50;
+pub const NEIGHBOURS_AFTER: u32 = 100;
 
 /// The answer to one question.
 pub enum Verdict {
@@ -311,7 +310,7 @@ impl Oracle {
                     proving = true;
                 }
                 Answer::Sat(model) => {
-                    if let Some(w) = self.replay(&model, reqs, asked.elapsed() / 2) {
+                    if let Some(w) = self.replay(&model, reqs, asked.elapsed()) {
                         return Ok(Verdict::Met(w));
                     }
                 }
@@ -345,14 +344,11 @@ impl Oracle {
 
     /// Reads a model, adds its loop formulas, runs its layout: the witness
     /// when the run meets `reqs`, else `None` after adding the clauses
-    /// that block it, and those of the neighbours run within `budget`
-    /// ([`Oracle::run_neighbours`]), unless one of them is a witness.
-    fn replay(
-        &mut self,
-        model: &[bool],
-        reqs: &[Requirement],
-        budget: Duration,
-    ) -> Option<Witness> {
+    /// that block it, and those of the neighbours run within half of
+    /// `call`, the time of the SAT call that proposed it, when that call
+    /// took long enough ([`Oracle::run_neighbours`]), unless one of them is
+    /// a witness.
+    fn replay(&mut self, model: &[bool], reqs: &[Requirement], call: Duration) -> Option<Witness> {
         let founded = self.enc.founded(model);
         let lemmas = self
             .enc
@@ -373,10 +369,10 @@ impl Oracle {
         self.counterexamples += 1;
         self.show(reqs);
         match self.neighbours_after {
-            Some(ratio) if budget >= run_time * ratio => {}
+            Some(ratio) if call >= run_time * ratio => {}
             _ => return None,
         }
-        self.run_neighbours(&layout, &outcome, reqs, budget)
+        self.run_neighbours(&layout, &outcome, reqs, call / 2)
     }
 
     /// Keeps the run of `layout` in the pool; the witness when it does not
@@ -419,10 +415,10 @@ impl Oracle {
 
     /// Runs the layouts that differ from the rejected `layout` on one free
     /// cell its run visited (every other choice there), judging each
-    /// ([`Oracle::judge`]), until `budget` is spent (the time of the SAT
-    /// call that proposed `layout`, so running them at most doubles the
-    /// time of a question, while a neighbour blocked now is one layout the
-    /// solver does not propose later); the first that meets `reqs` is the
+    /// ([`Oracle::judge`]), until `budget` is spent (half the time of the
+    /// SAT call that proposed `layout`, so running them adds at most half to
+    /// the time of a question, while a neighbour blocked now is one layout
+    /// the solver does not propose later); the first that meets `reqs` is the
     /// witness. The cells are taken from a place that moves on at each
     /// rejection, so that short budgets do not run the same cells each time.
     fn run_neighbours(

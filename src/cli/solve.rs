@@ -504,10 +504,10 @@ mod tests {
     use super::neighbours_ratio;
 
     #[test]
-    fn explain_neighbours_defaults_to_the_library_ratio_and_takes_off() {
-        let default = neighbours_ratio("100").map(|n| n.0);
+    fn explain_neighbours_takes_the_suggested_ratio_or_off() {
+        let suggested = neighbours_ratio("100").map(|n| n.0);
         assert_eq!(
-            default,
+            suggested,
             Ok(Some(freshly_frosted::explain::NEIGHBOURS_AFTER))
         );
         assert_eq!(neighbours_ratio("off").map(|n| n.0), Ok(None));

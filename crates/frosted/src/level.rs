@@ -68,6 +68,15 @@ pub enum Tile {
 }
 
 impl Tile {
+    /// The belt's direction, if this is a belt (on a free cell of a layout:
+    /// the player's choice there, `None` for none).
+    pub fn belt(self) -> Option<Dir> {
+        match self {
+            Tile::Belt(d) => Some(d),
+            _ => None,
+        }
+    }
+
     /// `can_enter(e, d)` of the rules (section 3); belts and empty cells can always
     /// be entered.
     pub fn can_enter(self, d: Dir) -> bool {

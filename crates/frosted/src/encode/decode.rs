@@ -48,11 +48,7 @@ impl Encoding {
 
     /// The literal for "free cell `i` holds what it holds in `layout`".
     pub fn chosen(&self, i: FreeId, layout: &Level) -> Lit {
-        let belt = match layout.tile(self.free[i]) {
-            Tile::Belt(d) => Some(d),
-            _ => None,
-        };
-        self.choice[i][option_index(belt)]
+        self.choice[i][option_index(layout.tile(self.free[i]).belt())]
     }
 
     /// X1: the counterexample from a failed run: some `.` cell that a donut

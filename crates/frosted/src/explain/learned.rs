@@ -20,7 +20,7 @@
 use super::oracle::Witness;
 use super::pool::Pool;
 use crate::encode::{option_index, Encoding};
-use crate::level::{Level, Tile};
+use crate::level::Level;
 use crate::requirement::{requirements, Achieved, Requirement};
 use crate::sim::Outcome;
 use cegar::keyed::StorageKey as _;
@@ -75,13 +75,7 @@ impl Learned {
             .free
             .enumerate()
             .filter(|(_, c)| outcome.visited[c.index()])
-            .map(|(i, &c)| {
-                let belt = match layout.tile(c) {
-                    Tile::Belt(d) => Some(d),
-                    _ => None,
-                };
-                (i.index() as u32, option_index(belt) as u8)
-            })
+            .map(|(i, &c)| (i.index() as u32, option_index(layout.tile(c).belt()) as u8))
             .collect();
         self.cuts.push(Cut { choices, missed });
         if achieved.ran {

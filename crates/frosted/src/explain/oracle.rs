@@ -30,9 +30,9 @@
 use super::learned::{Cut, Learned};
 use super::pool::Pool;
 use super::{Reading, Watch, Work};
-use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates};
-use crate::grid::{CellId, Dir};
-use crate::level::{Level, Tile};
+use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates, CHOICES};
+use crate::grid::CellId;
+use crate::level::Level;
 use crate::requirement::{requirements, Achieved, Requirement};
 use crate::sim::{simulate, Outcome};
 use cegar::keyed::StorageKey as _;
@@ -438,19 +438,9 @@ impl Oracle {
             return None;
         }
         let first = self.counterexamples % cells.len();
-        let options = [
-            None,
-            Some(Dir::Up),
-            Some(Dir::Down),
-            Some(Dir::Left),
-            Some(Dir::Right),
-        ];
         for &c in cells[first..].iter().chain(&cells[..first]) {
-            let now = match layout.tile(c) {
-                Tile::Belt(d) => Some(d),
-                _ => None,
-            };
-            for other in options.into_iter().filter(|&o| o != now) {
+            let now = layout.tile(c).belt();
+            for other in CHOICES.into_iter().filter(|&o| o != now) {
                 if start.elapsed() >= budget {
                     return None;
                 }

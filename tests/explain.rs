@@ -11,11 +11,14 @@
 mod common;
 
 use cegar::sat::SolverChoice;
+use cegar::xorshift::XorShift;
 use common::tiny::{layouts, random_level, Rng};
 use freshly_frosted::puzzle::solve_learning;
+use frosted::explain::walk::{walk, Budget};
+use frosted::explain::Witness;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement, Watch, FIRST_ROUND_CALLS, NEIGHBOURS_AFTER,
+    Requirement, Watch, FIRST_ROUND_CALLS, NEIGHBOURS_AFTER, WALK_RUNS,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
@@ -139,21 +142,24 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
 /// The explanations checked on each unsolvable tiny level: without what a
 /// solve learned (one varisat, the core's first round giving each question
 /// one SAT call, so that many wait for the second, and every rejected
-/// layout's neighbours run, however short its SAT call), and after a solve,
-/// from what it learned (one varisat in one round, and two racing CaDiCaL
-/// copies with the command line's first round).
+/// layout's neighbours run, however short its SAT call, and no walk), and
+/// after a solve, from what it learned (one varisat in one round, and two
+/// racing CaDiCaL copies with the command line's first round; both with the
+/// command line's walks and suggested neighbours).
 fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
-    let opts = |solver, threads, first_round_calls, neighbours_after, watch| ExplainOptions {
-        encode: Default::default(),
-        solver,
-        threads,
-        max_belts: None,
-        timeout: None,
-        search: true,
-        first_round_calls,
-        neighbours_after,
-        watch,
-    };
+    let opts =
+        |solver, threads, first_round_calls, neighbours_after, walk_runs, watch| ExplainOptions {
+            encode: Default::default(),
+            solver,
+            threads,
+            max_belts: None,
+            timeout: None,
+            search: true,
+            first_round_calls,
+            neighbours_after,
+            walk_runs,
+            watch,
+        };
     let watch = Arc::new(Watch::default());
     let alone = explain(
         level,
@@ -162,6 +168,7 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
             1,
             Some(1),
             Some(0),
+            None,
             Some(watch.clone()),
         ),
     )
@@ -189,7 +196,14 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
         let neighbours = Some(NEIGHBOURS_AFTER);
         let e = explain_after(
             level,
-            &opts(solver, threads, first_round, neighbours, None),
+            &opts(
+                solver,
+                threads,
+                first_round,
+                neighbours,
+                Some(WALK_RUNS),
+                None,
+            ),
             &learned,
         )
         .expect("explain runs");
@@ -218,7 +232,7 @@ fn shows_the_final_counts(watch: &Watch, e: &Explanation) {
 fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
     let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
     let mut rng = Rng::new(0xc0de_cafe_0027_0001);
-    let (mut checked, mut near, mut put_off, mut neighbours) = (0, 0, 0, 0);
+    let (mut checked, mut near, mut put_off, mut neighbours, mut walked) = (0, 0, 0, 0, 0);
     for case in 0..cases {
         let level = varied_level(&mut rng);
         let all = requirements(&level, None);
@@ -229,15 +243,17 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         for (how, e) in explanations(&level) {
             put_off += e.core.as_ref().map_or(0, |c| c.put_off);
             neighbours += e.work.neighbours;
+            walked += e.work.walked;
             let case = format!("{case} ({how})");
             near += agrees_with_brute_force(&case, &level, &sets, &all, &e);
         }
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round; {neighbours} neighbours of rejected layouts were run");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round; {neighbours} neighbours of rejected layouts were run; walks made {walked} runs");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
     assert!(put_off > 0, "no requirement waited for the second round");
     assert!(neighbours > 0, "no rejected layout's neighbours were run");
+    assert!(walked > 0, "no walk was made");
 }
 
 /// Checks the explanation `e` of the unsolvable `level` against brute force
@@ -297,4 +313,97 @@ fn agrees_with_brute_force(
         "case {case}: one near-solution per requirement"
     );
     e.near.len()
+}
+
+/// A walk (`explain::walk`) from the run of a tiny level's layout that
+/// meets the fewest requirements, asked for what the layout meeting the
+/// most meets: every layout it returns meets the question when run again
+/// by the judge, every run it hands back did not fail, and it finds most
+/// (tiny levels have few cells, so a walk of the default length reaches
+/// most layouts).
+#[test]
+fn a_walk_finds_only_layouts_that_meet_the_question() {
+    let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
+    let mut rng = Rng::new(0xc0de_cafe_0027_0002);
+    let mut gen = XorShift(0x5eed);
+    let (mut asked, mut found) = (0, 0);
+    for _ in 0..cases {
+        let level = varied_level(&mut rng);
+        let all = requirements(&level, None);
+        let runs: Vec<Witness> = layouts(&level)
+            .map(|(layout, _)| {
+                let achieved = Achieved::of(&level, &layout, &simulate(&layout));
+                Witness { layout, achieved }
+            })
+            .filter(|w| w.achieved.ran)
+            .collect();
+        let met = |w: &Witness| all.iter().filter(|&&r| w.achieved.meets(r)).count();
+        let (Some(start), Some(goal)) = (
+            runs.iter().min_by_key(|w| met(w)),
+            runs.iter().max_by_key(|w| met(w)),
+        ) else {
+            continue;
+        };
+        if met(start) == met(goal) {
+            continue;
+        }
+        let question: Vec<Requirement> = all
+            .iter()
+            .copied()
+            .filter(|&r| goal.achieved.meets(r))
+            .collect();
+        asked += 1;
+        let budget = Budget {
+            runs: WALK_RUNS,
+            deadline: None,
+        };
+        let walked = walk(
+            &level,
+            std::slice::from_ref(start),
+            &question,
+            budget,
+            &mut gen,
+            |w| assert!(w.achieved.ran, "a failed run handed back:\n{}", w.layout),
+        );
+        assert!(walked.runs <= WALK_RUNS);
+        let Some(w) = walked.found else { continue };
+        found += 1;
+        let again = Achieved::of(&level, &w.layout, &judge(&w.layout).outcome);
+        assert!(
+            question.iter().all(|&r| again.meets(r)),
+            "the walk's layout misses {question:?}:\n{}",
+            w.layout
+        );
+        w.layout
+            .check_layout_of(&level)
+            .expect("a layout of the level");
+    }
+    eprintln!("{asked} walks asked, {found} found a layout");
+    assert!(asked >= cases / 10, "only {asked} walks asked");
+    assert!(
+        found * 2 > asked,
+        "only {found} of {asked} walks found a layout"
+    );
+}
+
+/// What a walk climbs on (`Achieved::shortfall`) is zero exactly when the
+/// requirement is met, for every layout of tiny levels, failed runs too.
+#[test]
+fn shortfall_is_zero_exactly_when_a_requirement_is_met() {
+    let cases = common::cases("FROSTED_EXPLAIN_CASES", 300) / 3;
+    let mut rng = Rng::new(0xc0de_cafe_0027_0003);
+    let mut counted = 0;
+    for _ in 0..cases {
+        let level = varied_level(&mut rng);
+        let all = requirements(&level, Some(2));
+        for (layout, _) in layouts(&level) {
+            let a = Achieved::of(&level, &layout, &simulate(&layout));
+            for &r in &all {
+                assert_eq!(a.shortfall(r) == 0, a.meets(r), "{r:?}:\n{layout}");
+                counted += usize::from(a.shortfall(r) > 1);
+            }
+        }
+    }
+    eprintln!("{counted} shortfalls above 1");
+    assert!(counted > 0, "no `:targets` count was ever more than 1 off");
 }

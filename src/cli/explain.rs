@@ -185,7 +185,8 @@ pub fn explanation_json(level: &Level, e: &Explanation) -> Vec<(&'static str, Va
 /// The work of part of an explanation as JSON.
 fn work_json(w: &Work) -> Value {
     json!({"questions": w.questions, "sat_calls": w.calls,
-        "counterexamples": w.counterexamples, "neighbours": w.neighbours, "seconds": w.time.as_secs_f64()})
+        "counterexamples": w.counterexamples, "neighbours": w.neighbours, "walked": w.walked,
+        "seconds": w.time.as_secs_f64()})
 }
 
 /// "no layout makes all of these hold: A; B; C".
@@ -253,11 +254,12 @@ pub fn explanation_text(level: &Level, e: &Explanation) -> String {
     }
     let (all, core) = (&e.work, &e.core_work);
     lines.push(format!(
-        "explain: {}, {}, {}, {} (the core: {}, {}), {:.3}s",
+        "explain: {}, {}, {}, {}, {} (the core: {}, {}), {:.3}s",
         count_of(all.questions, "question", "questions"),
         count_of(all.calls, "SAT call", "SAT calls"),
         count_of(all.counterexamples, "rejected layout", "rejected layouts"),
         count_of(all.neighbours, "neighbour run", "neighbours run"),
+        count_of(all.walked, "run walked", "runs walked"),
         count_of(core.questions, "question", "questions"),
         count_of(core.calls, "SAT call", "SAT calls"),
         all.time.as_secs_f64()

@@ -77,16 +77,26 @@ pub trait Front: Clone + Send + 'static {
     /// After an `unsolvable` verdict: why, as `--json` fields and as text
     /// (Freshly Frosted only; `None` for other puzzles). `timeout`: how
     /// long the search for a core may take; `None`: no search, the level
-    /// check's plain arguments only. `neighbours_after`:
-    /// `--explain-neighbours` (`ExplainOptions::neighbours_after`).
+    /// check's plain arguments only. `search`: `--explain-neighbours` and
+    /// `--explain-walk`.
     fn explain(
         &self,
         _settings: &Settings,
         _timeout: Option<Duration>,
-        _neighbours_after: Option<u32>,
+        _search: &ExplainSearch,
     ) -> Option<Explained> {
         None
     }
+}
+
+/// How the search for a core looks for layouts beyond the SAT calls
+/// (`--explain-neighbours`, `--explain-walk`).
+#[derive(Clone, Copy, Debug)]
+pub struct ExplainSearch {
+    /// `ExplainOptions::neighbours_after`.
+    pub neighbours_after: Option<u32>,
+    /// `ExplainOptions::walk_runs`.
+    pub walk_runs: Option<usize>,
 }
 
 /// The work per question of the chain bound's bisection after a stopped
@@ -180,7 +190,7 @@ impl Front for Frosted {
         &self,
         settings: &Settings,
         timeout: Option<Duration>,
-        neighbours_after: Option<u32>,
+        search: &ExplainSearch,
     ) -> Option<Explained> {
         let opts = freshly_frosted::explain::ExplainOptions {
             encode: settings.encode.clone(),
@@ -189,7 +199,8 @@ impl Front for Frosted {
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
             first_round_calls: Some(freshly_frosted::explain::FIRST_ROUND_CALLS),
-            neighbours_after,
+            neighbours_after: search.neighbours_after,
+            walk_runs: search.walk_runs,
             timeout,
             watch: Some(Arc::new(Watch::default())),
         };

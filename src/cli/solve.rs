@@ -2,7 +2,7 @@
 //! hard timeout and Ctrl-C, and its report on stdout and stderr.
 
 use super::flags::{timeout, MaxCost, Settings, SolveFlags};
-use super::front::{Cosmic, Front, Frosted};
+use super::front::{Cosmic, ExplainSearch, Front, Frosted};
 use super::puzzle::{load_ce_level, Puzzle, PuzzleFlag};
 use super::report::{
     exit_code, finished_a_proof, progress_line, report_json, running_call, split_progress,
@@ -109,28 +109,47 @@ pub struct ExplainFlags {
     /// `unsolvable` verdict (default 60): what is found by then is printed.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub explain_timeout: f64,
-    /// While explaining, also run the layouts one visited cell away from a
-    /// rejected layout when the SAT call that proposed it took at least
-    /// RATIO times as long as its run (100 is a good ratio); `off` (the
-    /// default) never does. It saves SAT calls where they are slow (e.g. 04-romantic-twilight/11:
-    /// the core in about 30 calls instead of about 100) but may lead
-    /// elsewhere to another core that costs more, and it rests on timings,
-    /// so with it a one-thread explanation may vary from run to run
-    /// (docs/unsolvable.md).
-    #[arg(long, value_name = "RATIO", default_value = "off", value_parser = neighbours_ratio)]
-    pub explain_neighbours: Neighbours,
+    /// While looking for the core, also run the layouts one visited cell
+    /// away from a rejected layout when the SAT call that proposed it took
+    /// at least RATIO times as long as its run; each one rejected is blocked
+    /// like the layout, and one that meets the question answers it. `off`
+    /// never does. It saves SAT calls where they are slow (e.g.
+    /// 04-romantic-twilight/11: the core in about 40 calls instead of about
+    /// 100), but it rests on timings, so a one-thread explanation may vary
+    /// from run to run; `off` makes it repeat (docs/unsolvable.md).
+    #[arg(long, value_name = "RATIO", default_value_t = NumberOrOff(Some(freshly_frosted::explain::NEIGHBOURS_AFTER)), value_parser = number_or_off::<u32>)]
+    pub explain_neighbours: NumberOrOff<u32>,
+    /// While explaining, after a question's first rejected layout, walk
+    /// from the runs seen so far for up to RUNS simulator runs, changing one
+    /// cell at a time towards a layout that meets the question (a layout
+    /// found so is judged like any other; a walk that finds none concludes
+    /// nothing and adds no clause); `off` never walks. It answers questions
+    /// whose layouts the SAT calls find one rejection at a time (e.g.
+    /// 12-deepest-midnight/03: the core in about 20 calls instead of 322).
+    #[arg(long, value_name = "RUNS", default_value_t = NumberOrOff(Some(freshly_frosted::explain::WALK_RUNS)), value_parser = number_or_off::<usize>)]
+    pub explain_walk: NumberOrOff<usize>,
 }
 
-/// `--explain-neighbours`: a ratio, or `None` for `off`.
+/// `--explain-neighbours`, `--explain-walk`: a whole number, or `None` for
+/// `off`.
 #[derive(Clone, Copy, Debug)]
-pub struct Neighbours(pub Option<u32>);
+pub struct NumberOrOff<T>(pub Option<T>);
 
-fn neighbours_ratio(s: &str) -> Result<Neighbours, String> {
+impl<T: std::fmt::Display> std::fmt::Display for NumberOrOff<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => write!(f, "off"),
+        }
+    }
+}
+
+fn number_or_off<T: std::str::FromStr>(s: &str) -> Result<NumberOrOff<T>, String> {
     match s {
-        "off" => Ok(Neighbours(None)),
+        "off" => Ok(NumberOrOff(None)),
         _ => s
             .parse()
-            .map(|n| Neighbours(Some(n)))
+            .map(|n| NumberOrOff(Some(n)))
             .map_err(|_| format!("expected a whole number or `off`, not `{s}`")),
     }
 }
@@ -220,7 +239,10 @@ fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
         true => front.explain(
             &settings,
             (!a.explain.no_explain).then_some(explain_timeout),
-            a.explain.explain_neighbours.0,
+            &ExplainSearch {
+                neighbours_after: a.explain.explain_neighbours.0,
+                walk_runs: a.explain.explain_walk.0,
+            },
         ),
         false => None,
     };
@@ -501,16 +523,23 @@ pub(super) fn solve_with_hard_timeout<F: Front>(
 
 #[cfg(test)]
 mod tests {
-    use super::neighbours_ratio;
+    use super::number_or_off;
 
     #[test]
     fn explain_neighbours_takes_the_suggested_ratio_or_off() {
-        let suggested = neighbours_ratio("100").map(|n| n.0);
+        let suggested = number_or_off::<u32>("100").map(|n| n.0);
         assert_eq!(
             suggested,
             Ok(Some(freshly_frosted::explain::NEIGHBOURS_AFTER))
         );
-        assert_eq!(neighbours_ratio("off").map(|n| n.0), Ok(None));
-        assert!(neighbours_ratio("fast").is_err());
+        assert_eq!(number_or_off::<u32>("off").map(|n| n.0), Ok(None));
+        assert!(number_or_off::<u32>("fast").is_err());
+    }
+
+    #[test]
+    fn explain_walk_takes_a_number_of_runs_or_off() {
+        assert_eq!(number_or_off::<usize>("500").map(|n| n.0), Ok(Some(500)));
+        assert_eq!(number_or_off::<usize>("off").map(|n| n.0), Ok(None));
+        assert!(number_or_off::<usize>("-1").is_err());
     }
 }

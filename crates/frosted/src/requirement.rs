@@ -94,6 +94,23 @@ impl Achieved {
             }
     }
 
+    /// How far the run is from meeting `r`: 0 when it meets it; for a kind
+    /// `:targets` names, how many sources too few or too many deliver it;
+    /// otherwise 1. A failed run meets nothing: it is as far as a run that
+    /// delivers nothing.
+    pub fn shortfall(&self, r: Requirement) -> usize {
+        match r {
+            Requirement::TargetsKind { kind, count } if self.ran => self
+                .pairs
+                .iter()
+                .filter(|p| p.1 == kind)
+                .count()
+                .abs_diff(count),
+            Requirement::TargetsKind { count, .. } => count,
+            r => usize::from(!self.meets(r)),
+        }
+    }
+
     /// The belts the layout placed.
     pub fn belts(&self) -> usize {
         self.belts

@@ -4,6 +4,7 @@
 //! many of the others as can hold with that one dropped.
 
 use super::oracle::{Oracle, Verdict, Witness};
+use super::tidy::tidied;
 use crate::requirement::Requirement;
 
 /// What the search for a core found.
@@ -40,10 +41,15 @@ pub fn minimal_core(
 /// thousands of layouts one at a time) waits for the second round, when
 /// the core may have shrunk around it. The core of 12-deepest-midnight/03
 /// took 9 344 SAT calls (12 s) in one round, 78 (3 s) with 16 and 322 (4 s)
-/// with 64; that of 04-romantic-twilight/11, whose calls are long proofs,
-/// 81 to 93 calls (15 to 16 s) in one round, 100 to 121 (21 to 29 s) with
-/// 16, 94 to 104 (15 to 16 s) with 64.
-pub const FIRST_ROUND_CALLS: usize = 64;
+/// with 64 before the walks ([`super::walk`]), which answer most of its
+/// questions that are met; with them, 22 calls (2 s) with 8, 38 with 16 and
+/// 134 with 64. That of 04-romantic-twilight/11, whose calls are long
+/// proofs, took 81 to 93 calls (15 to 16 s) in one round before the walks;
+/// with them and the neighbours, 38 to 46 with 8 (16 to 22 s) and 36 to
+/// 40 with 64 (14 s). Without the walks, 8 had taken 12-deepest-midnight/03
+/// to 9 707 calls: the round without a limit then still held a met question
+/// whose layouts the relaxation proposes one rejection at a time.
+pub const FIRST_ROUND_CALLS: usize = 8;
 
 /// A minimal core within `core`, a set proved impossible, by deletion:
 /// drop a chunk of the requirements not yet shown needed and ask again.
@@ -156,7 +162,8 @@ pub struct Near {
 /// For the core's requirement `dropped`, grows the set from the core
 /// without it, adding the level's other requirements one at a time (in the
 /// level's order) while a layout still meets them all; a requirement the
-/// current layout meets already costs no question.
+/// current layout meets already costs no question. The layout is then
+/// [`tidied`] (belts no requirement it meets needs are taken away).
 pub fn near_solution(
     oracle: &mut Oracle,
     all: &[Requirement],
@@ -193,6 +200,7 @@ pub fn near_solution(
             Verdict::Unknown => complete = false,
         }
     }
+    let witness = tidied(oracle.level(), &witness, all);
     let (met, missed) = all.iter().partition(|&&r| witness.achieved.meets(r));
     Ok(Some(Near {
         dropped,

@@ -9,11 +9,14 @@ pub mod core;
 pub mod learned;
 pub mod oracle;
 pub mod pool;
+pub mod tidy;
+pub mod walk;
 
 pub use self::core::{minimal_core, near_solution, shrink, Core, Near, FIRST_ROUND_CALLS};
 pub use learned::Learned;
 pub use oracle::{Oracle, Verdict, Witness, NEIGHBOURS_AFTER};
 pub use pool::Pool;
+pub use walk::WALK_RUNS;
 pub mod plain;
 
 pub use plain::{level_check, Argument};
@@ -84,11 +87,16 @@ pub struct ExplainOptions {
     /// ([`FIRST_ROUND_CALLS`] from the command line); `None`: one round,
     /// no limit.
     pub first_round_calls: Option<usize>,
-    /// Run the neighbours of a rejected layout (the layouts one visited
-    /// cell away) when the SAT call that proposed it took at least this
-    /// many times as long as its run (`--explain-neighbours`, off by
-    /// default; [`NEIGHBOURS_AFTER`] is the ratio it suggests); `None`: never.
+    /// While the core is searched, run the neighbours of a rejected layout
+    /// (the layouts one visited cell away) when the SAT call that proposed
+    /// it took at least this many times as long as its run
+    /// (`--explain-neighbours`, [`NEIGHBOURS_AFTER`] by default); `None`:
+    /// never. The near-solutions run none.
     pub neighbours_after: Option<u32>,
+    /// Runs each question's walk gets after its first rejected layout
+    /// (`--explain-walk`, [`WALK_RUNS`] by default; see [`walk`]); `None`:
+    /// no walk.
+    pub walk_runs: Option<usize>,
     /// Where the explanation shows how far it has got (for progress lines).
     pub watch: Option<Arc<Watch>>,
 }
@@ -102,6 +110,8 @@ pub struct Work {
     pub counterexamples: usize,
     /// Neighbours of rejected layouts run by the simulator.
     pub neighbours: usize,
+    /// Runs made by walks ([`walk`]).
+    pub walked: usize,
     pub time: Duration,
 }
 
@@ -171,6 +181,7 @@ fn explain_with(
     )?;
     oracle.watched_by(opts.watch.clone());
     oracle.runs_neighbours(opts.neighbours_after);
+    oracle.walks(opts.walk_runs);
     for set in arguments.iter().filter_map(|a| a.impossible.as_ref()) {
         oracle.known_impossible(set);
     }
@@ -186,6 +197,9 @@ fn explain_with(
         }
     };
     let core_work = oracle.work(start);
+    // The near-solutions' questions run no neighbours: there SAT calls
+    // are many and short, and the clauses slowed the later ones.
+    oracle.runs_neighbours(None);
     let mut near = Vec::new();
     if let Some(core) = &core {
         for &r in &core.requirements {

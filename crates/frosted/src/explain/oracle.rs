@@ -22,6 +22,13 @@
 //! ([`Oracle::run_neighbours`]): layouts the solver would otherwise have
 //! proposed one SAT call at a time.
 //!
+//! After a question's first rejected layout, a walk from the runs kept so
+//! far ([`super::walk`]) looks for a layout meeting the question by
+//! changing one cell at a time, with the simulator only: a question whose
+//! answer is "yes" but whose layouts the relaxation proposes badly (each
+//! rejection one more SAT call) is often answered there. A walk adds no
+//! clause; what it finds is judged like any model.
+//!
 //! What the solve before it learned comes in through [`Oracle::import`]:
 //! the same clauses, made from the layouts that solve rejected
 //! ([`Learned`]), and its runs that did not fail. With several threads the
@@ -29,6 +36,7 @@
 
 use super::learned::{Cut, Learned};
 use super::pool::Pool;
+use super::walk::{walk, Budget};
 use super::{Reading, Watch, Work};
 use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates, CHOICES};
 use crate::grid::CellId;
@@ -39,6 +47,7 @@ use cegar::keyed::StorageKey as _;
 use cegar::sat::race::Race;
 use cegar::sat::{Answer, Backend, SolverChoice};
 use cegar::solve::RACE_HEAD_START;
+use cegar::xorshift::XorShift;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Clause, Lit};
 use std::sync::Arc;
@@ -51,21 +60,26 @@ pub struct Witness {
     pub achieved: Achieved,
 }
 
-/// The ratio that `--explain-neighbours` suggests for
-/// [`super::ExplainOptions::neighbours_after`] (the command line's default
-/// is off): a rejected layout's neighbours are run when the SAT call that
-/// proposed it took at least 100 times as long as its run, so where SAT calls
-/// are cheap (the near-solutions of 12-deepest-midnight/03, under a
-/// millisecond each) the loop goes on as before: running every neighbour
-/// there took it from 13 s to 60–80 s, as the clauses they add slowed every
-/// later call. Where calls are long (04-romantic-twilight/11, about 0.1 s),
-/// the core took 23 to 36 SAT calls instead of 88 to 144, and 19–20 s
-/// instead of 24–27 s. Not the default: on 12-deepest-midnight/03 the
-/// neighbours found in the core's first round lead the deletion to another
-/// minimal core, whose last question needs about 8 100 SAT calls (19–21 s
-/// instead of 13 s, against 322 calls), and the rule rests on timings, so
-/// one-thread explanations would vary from run to run.
+/// The default of [`super::ExplainOptions::neighbours_after`] from the
+/// command line (`--explain-neighbours`): while the core is searched, a
+/// rejected layout's neighbours are run when the SAT call that proposed it
+/// took at least 100 times as long as its run, so where SAT calls are cheap
+/// the loop goes on as before (running every neighbour of the
+/// near-solutions of 12-deepest-midnight/03, under a millisecond a call,
+/// took the explanation from 13 s to 60–80 s, as the clauses they add
+/// slowed every later call; hence also none for the near-solutions). Where
+/// calls are long (04-romantic-twilight/11, about 0.1 s), the core took 38
+/// to 46 SAT calls instead of 101 to 113 (with the walks and the first
+/// round of 8 calls). Before the walks it was off: on 12-deepest-midnight/03
+/// the neighbours led the deletion to another minimal core whose last
+/// question needed about 8 100 SAT calls; with the walks that core costs
+/// 22 calls with or without them. The rule rests on timings, so a
+/// one-thread explanation may vary from run to run.
 pub const NEIGHBOURS_AFTER: u32 = 100;
+
+/// The seed of the walks' generator: any fixed number (not zero) makes an
+/// explanation the same from run to run.
+const WALK_SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The answer to one question.
 pub enum Verdict {
@@ -103,6 +117,13 @@ pub struct Oracle {
     /// this many times as long as its run ([`Oracle::run_neighbours`]);
     /// `None`: never.
     neighbours_after: Option<u32>,
+    /// Runs made by walks ([`Oracle::walk`]).
+    pub walked: usize,
+    /// Runs a question's walk gets after its first rejected layout;
+    /// `None`: no walk.
+    walk_runs: Option<usize>,
+    /// Where the walks draw their changes from.
+    rng: XorShift,
 }
 
 impl Oracle {
@@ -160,6 +181,9 @@ impl Oracle {
             neighbours: 0,
             watch: None,
             neighbours_after: None,
+            walked: 0,
+            walk_runs: None,
+            rng: XorShift(WALK_SEED),
         })
     }
 
@@ -167,6 +191,12 @@ impl Oracle {
     /// it took at least `ratio` times as long as its run (`None`: never).
     pub fn runs_neighbours(&mut self, ratio: Option<u32>) {
         self.neighbours_after = ratio;
+    }
+
+    /// Gives each question a walk of `runs` runs after its first rejected
+    /// layout (`None`: no walk).
+    pub fn walks(&mut self, runs: Option<usize>) {
+        self.walk_runs = runs;
     }
 
     /// Shows the counts in `watch` at every SAT call from now on.
@@ -227,8 +257,14 @@ impl Oracle {
             calls: self.calls,
             counterexamples: self.counterexamples,
             neighbours: self.neighbours,
+            walked: self.walked,
             time: start.elapsed(),
         }
+    }
+
+    /// The level asked about.
+    pub fn level(&self) -> &Level {
+        &self.level
     }
 
     /// The runs seen so far that did not fail.
@@ -277,7 +313,8 @@ impl Oracle {
 
     /// Asks the solver until a layout the simulator accepts for `reqs`, a
     /// proof, the deadline, or (with `last_call`) that many SAT calls made
-    /// by the oracle in all. Like a solve,
+    /// by the oracle in all; after the first rejected layout, a walk
+    /// ([`Oracle::walk`]) may find the layout instead. Like a solve,
     /// it searches with the strengthenings (`strong`) first, which finds
     /// layouts with fewer rejections, and proves without them: an UNSAT
     /// answer is a proof only when its failed assumptions leave `strong`
@@ -285,6 +322,7 @@ impl Oracle {
     fn solve(&mut self, reqs: &[Requirement], last_call: Option<usize>) -> Result<Verdict, String> {
         let mut proving = !self.enc.adds_strength;
         let deadline = self.deadline;
+        let mut walk_tried = false;
         loop {
             let spent = last_call.is_some_and(|n| self.calls >= n);
             if spent || deadline.is_some_and(|d| Instant::now() >= d) {
@@ -313,9 +351,32 @@ impl Oracle {
                     if let Some(w) = self.replay(&model, reqs, asked.elapsed()) {
                         return Ok(Verdict::Met(w));
                     }
+                    if !walk_tried {
+                        walk_tried = true;
+                        if let Some(w) = self.walk(reqs) {
+                            return Ok(Verdict::Met(w));
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// A layout meeting `reqs` found by a walk from the pool's runs
+    /// ([`walk`]), whose runs that did not fail join the pool.
+    fn walk(&mut self, reqs: &[Requirement]) -> Option<Witness> {
+        let runs = self.walk_runs?;
+        let starts: Vec<Witness> = self.pool.runs().cloned().collect();
+        let pool = &mut self.pool;
+        let budget = Budget {
+            runs,
+            deadline: self.deadline,
+        };
+        let walked = walk(&self.level, &starts, reqs, budget, &mut self.rng, |w| {
+            pool.remember(w)
+        });
+        self.walked += walked.runs;
+        walked.found
     }
 
     /// Shows the counts in the watch, if any, while `reqs` is asked.

@@ -45,6 +45,15 @@ pub struct BenchArgs {
     /// Print one JSON object {"levels": [...], "totals": {...}} instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// After an `unsolvable` verdict, also look for the core of requirements
+    /// that conflict, for at most SECONDS (as `solve --explain-timeout`),
+    /// and show its cost in three more columns: `core` (its requirements,
+    /// with `?` when not shown minimal), `core calls` (its SAT calls) and
+    /// `core s` (its seconds); `-` for other verdicts. `seconds` stays the
+    /// solve's. Without it the bench times solving only (`solve
+    /// --no-explain`).
+    #[arg(long, value_name = "SECONDS")]
+    pub explain: Option<f64>,
     /// Also write a web page per level to DIR (the replay of the layout or
     /// track found, as `solve --html` writes it, named after the level's
     /// path: `01-toppers--first-frosting.html`) and DIR/index.html with the
@@ -65,6 +74,45 @@ struct Run {
     seconds: f64,
     best_seconds: Option<f64>,
     error: Option<String>,
+    /// With `bench --explain`, after an `unsolvable` verdict.
+    core: Option<Vec<serde_json::Value>>,
+    core_minimal: Option<bool>,
+    explain: Option<ExplainRun>,
+}
+
+/// The `"explain"` part of `frosted solve --json`, as the bench reads it.
+#[derive(Deserialize)]
+struct ExplainRun {
+    core: Option<CoreWork>,
+}
+
+/// What the core took (`"explain"`'s `"core"`).
+#[derive(Deserialize)]
+struct CoreWork {
+    sat_calls: u64,
+    seconds: f64,
+}
+
+/// A core's size and cost, for `bench --explain`.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+struct CoreCost {
+    requirements: usize,
+    minimal: bool,
+    sat_calls: u64,
+    seconds: f64,
+}
+
+impl Run {
+    /// The core's size and cost, when the run looked for one and found it.
+    fn core_cost(&self) -> Option<CoreCost> {
+        let work = self.explain.as_ref()?.core.as_ref()?;
+        Some(CoreCost {
+            requirements: self.core.as_ref()?.len(),
+            minimal: self.core_minimal?,
+            sat_calls: work.sat_calls,
+            seconds: work.seconds,
+        })
+    }
 }
 
 /// A level's row: its median run, and with several seeds the fastest and
@@ -77,6 +125,9 @@ struct Row {
     /// A Cosmic Express level's track cells (its `belts` are null).
     #[serde(skip_serializing_if = "Option::is_none")]
     cells: Option<u64>,
+    /// With `bench --explain`: the median run's core, if it found one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    core: Option<CoreCost>,
     /// Why a run could not give a status (the first such run's reason).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -95,6 +146,9 @@ struct Row {
 /// The levels by status, and the seconds of their median runs.
 #[derive(Serialize)]
 struct Totals {
+    /// With `bench --explain`: the cores found (see [`CoreTotals`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cores: Option<CoreTotals>,
     error: usize,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     interrupted: bool,
@@ -107,6 +161,54 @@ struct Totals {
     solved: usize,
     unknown: usize,
     unsolvable: usize,
+}
+
+/// With `bench --explain`, over the levels whose status is `unsolvable`:
+/// how many got a core, how many shown minimal, and the SAT calls and
+/// seconds of the cores found (median and max, nearest rank).
+#[derive(Serialize, Debug, PartialEq)]
+struct CoreTotals {
+    unsolvable: usize,
+    found: usize,
+    minimal: usize,
+    calls_median: Option<u64>,
+    calls_max: Option<u64>,
+    seconds_max: Option<f64>,
+}
+
+impl CoreTotals {
+    fn of(rows: &[Row]) -> CoreTotals {
+        let cores: Vec<&CoreCost> = rows
+            .iter()
+            .filter(|r| r.status == "unsolvable")
+            .filter_map(|r| r.core.as_ref())
+            .collect();
+        let mut calls: Vec<u64> = cores.iter().map(|c| c.sat_calls).collect();
+        calls.sort_unstable();
+        CoreTotals {
+            unsolvable: rows.iter().filter(|r| r.status == "unsolvable").count(),
+            found: cores.len(),
+            minimal: cores.iter().filter(|c| c.minimal).count(),
+            calls_median: calls.get(calls.len().saturating_sub(1) / 2).copied(),
+            calls_max: calls.last().copied(),
+            seconds_max: cores.iter().map(|c| c.seconds).max_by(f64::total_cmp),
+        }
+    }
+
+    /// `cores: 5 of 5 unsolvable levels got a core, 5 shown minimal; core
+    /// SAT calls median 1, max 39; core seconds max 19.62`.
+    fn line(&self) -> String {
+        let or_dash = |n: Option<String>| n.unwrap_or_else(|| "-".into());
+        format!(
+            "cores: {} of {} unsolvable levels got a core, {} shown minimal; core SAT calls median {}, max {}; core seconds max {}\n",
+            self.found,
+            self.unsolvable,
+            self.minimal,
+            or_dash(self.calls_median.map(|n| n.to_string())),
+            or_dash(self.calls_max.map(|n| n.to_string())),
+            or_dash(self.seconds_max.map(|t| format!("{t:.2}"))),
+        )
+    }
 }
 
 /// How soon the levels were proved: `proved` levels got `optimal` or
@@ -247,8 +349,7 @@ impl Bench<'_> {
             .arg("solve")
             .arg(file)
             .args(["--json", "--timeout", &self.args.timeout.to_string()])
-            // The bench times solving: no core after an `unsolvable` verdict.
-            .arg("--no-explain")
+            .args(self.explain_args())
             .args(self.puzzle_args())
             .args(flags.child_args())
             .args(html)
@@ -273,6 +374,16 @@ impl Bench<'_> {
         runs
     }
 
+    /// `--explain-timeout SECONDS` with `bench --explain`; otherwise
+    /// `--no-explain`: the bench times solving, with no core after an
+    /// `unsolvable` verdict.
+    fn explain_args(&self) -> Vec<String> {
+        match self.args.explain {
+            Some(t) => vec!["--explain-timeout".into(), t.to_string()],
+            None => vec!["--no-explain".into()],
+        }
+    }
+
     /// `--puzzle P` when the bench was given it.
     fn puzzle_args(&self) -> Vec<&'static str> {
         match self.args.puzzle.puzzle {
@@ -291,6 +402,9 @@ impl Bench<'_> {
         if self.seeded {
             head += &format!(" {:>9} {:>9}", "fastest", "slowest");
         }
+        if self.args.explain.is_some() {
+            head += &format!(" {:>5} {:>10} {:>7}", "core", "core calls", "core s");
+        }
         format!("{head} {:>9}\n", "best at")
     }
 }
@@ -305,6 +419,9 @@ fn run_error(t: Instant, why: String) -> Run {
         seconds: t.elapsed().as_secs_f64(),
         best_seconds: None,
         error: Some(why),
+        core: None,
+        core_minimal: None,
+        explain: None,
     }
 }
 
@@ -322,6 +439,7 @@ fn level_row(level: String, mut runs: Vec<Run>, seeded: bool) -> Row {
         belts: median.belts,
         best_seconds: median.best_seconds,
         cells: median.cells,
+        core: median.core_cost(),
         error,
         fastest: seeded.then_some(fastest),
         iterations: median.iterations,
@@ -338,8 +456,8 @@ fn level_row(level: String, mut runs: Vec<Run>, seeded: bool) -> Row {
 }
 
 /// The rest of a row in the table, after the level's name (which is printed
-/// when its runs start).
-fn table_line(row: &Row) -> String {
+/// when its runs start); `explain`: with the core's columns.
+fn table_line(row: &Row, explain: bool) -> String {
     let dash = |n: Option<u64>| n.map_or("-".into(), |n| n.to_string());
     let mut line = format!(
         " {:>10} {:>6} {:>10} {:>9.2}",
@@ -351,6 +469,9 @@ fn table_line(row: &Row) -> String {
     if let (Some(f), Some(s)) = (row.fastest, row.slowest) {
         line += &format!(" {f:>9.2} {s:>9.2}");
     }
+    if explain {
+        line += &core_columns(row.core.as_ref());
+    }
     let best = row.best_seconds.map_or("-".into(), |b| format!("{b:.2}"));
     line += &format!(" {best:>9}\n");
     if let Some(e) = &row.error {
@@ -359,10 +480,23 @@ fn table_line(row: &Row) -> String {
     line
 }
 
-/// The totals over the rows.
-fn totals(rows: &[Row], interrupted: bool) -> Totals {
+/// The core's columns of a row: requirements (`?` when not shown
+/// minimal), SAT calls, seconds; dashes without a core.
+fn core_columns(core: Option<&CoreCost>) -> String {
+    match core {
+        Some(c) => {
+            let size = format!("{}{}", c.requirements, if c.minimal { "" } else { "?" });
+            format!(" {size:>5} {:>10} {:>7.2}", c.sat_calls, c.seconds)
+        }
+        None => format!(" {:>5} {:>10} {:>7}", "-", "-", "-"),
+    }
+}
+
+/// The totals over the rows; `explain`: with the cores' totals.
+fn totals(rows: &[Row], interrupted: bool, explain: bool) -> Totals {
     let count = |s: &str| rows.iter().filter(|r| r.status == s).count();
     Totals {
+        cores: explain.then(|| CoreTotals::of(rows)),
         error: count("error"),
         interrupted,
         levels: rows.len(),
@@ -392,6 +526,9 @@ fn totals_lines(t: &Totals, seeds: usize) -> String {
         t.seconds
     );
     text += &t.proofs.line(t.levels);
+    if let Some(cores) = &t.cores {
+        text += &cores.line();
+    }
     if seeds > 1 {
         text += &format!(
             "{} levels with mixed statuses over {seeds} seeds; seconds are medians\n",
@@ -406,6 +543,10 @@ fn totals_lines(t: &Totals, seeds: usize) -> String {
 pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     a.flags.settings()?;
     timeout(a.timeout)?;
+    if let Some(t) = a.explain {
+        timeout(t)
+            .map_err(|e| CliError::bad_input(e.message.replacen("--timeout", "--explain", 1)))?;
+    }
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
     if let Some(dir) = &a.html {
         pictures::pages_folder(dir)?;
@@ -444,7 +585,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
                 row.seconds
             );
         } else {
-            out(&table_line(&row))?;
+            out(&table_line(&row, a.explain.is_some()))?;
         }
         rows.push(row);
         if interrupt::interrupted() {
@@ -475,7 +616,7 @@ fn finish(a: &BenchArgs, rows: &[Row], files: usize) -> Result<i32, CliError> {
     if let Some(dir) = &a.html {
         index_page(dir, rows)?;
     }
-    let totals = totals(rows, interrupted);
+    let totals = totals(rows, interrupted, a.explain.is_some());
     let errors = totals.error;
     if a.json {
         out_json(&BenchJson {
@@ -594,6 +735,7 @@ mod tests {
             belts: None,
             best_seconds: None,
             cells: None,
+            core: None,
             error: None,
             fastest: None,
             iterations: None,

@@ -45,16 +45,21 @@ fn bench_table() {
     snap!(table.join("\n"), &args);
 }
 
+/// The JSON object of a `bench --json` run's output.
+fn bench_json(out: &str) -> serde_json::Value {
+    let json = out
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .expect("a JSON line");
+    serde_json::from_str(json).expect("JSON")
+}
+
 /// `--seeds 2`: every level twice, median, fastest and slowest times.
 #[test]
 fn bench_seeds() {
     let args = ["bench", "--seeds", "2", "--json", "levels/03-targets-flag"];
     let out = run(&args);
-    let json = out
-        .lines()
-        .find(|l| l.starts_with('{'))
-        .expect("a JSON line");
-    let v: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let v = bench_json(&out);
     let levels = v["levels"].as_array().expect("levels");
     assert!(!levels.is_empty());
     for l in levels {
@@ -232,4 +237,52 @@ fn bench_walks_each_folder_once() {
         .collect();
     assert_eq!(names, ["a.txt", "c\u{fffd}.txt", "sub/b.txt"], "{out}");
     assert_eq!(v["totals"]["optimal"], 3, "{out}");
+}
+
+/// `--explain SECONDS`: an `unsolvable` level's row gets its core's size,
+/// SAT calls and seconds (in `--json`, `"core"`), other levels none, and
+/// the totals count the cores; a bad number is refused before any level runs.
+#[test]
+fn bench_explain_shows_the_cores_cost() {
+    let dir = scratch(
+        "bench_explain",
+        &[
+            // A wall between the source and the target.
+            ("impossible.txt", b"+>  .   #   .   ->\n.   .   #   .   .\n"),
+            ("open.txt", b"+>  .   ->\n"),
+        ],
+    );
+    let out = run_in(&dir, &["bench", "--json", "--explain", "30", "."]);
+    let v = bench_json(&out);
+    let levels = v["levels"].as_array().expect("levels");
+    let row = |name: &str| {
+        levels
+            .iter()
+            .find(|l| l["level"] == name)
+            .unwrap_or_else(|| panic!("{name} in {v}"))
+    };
+    let core = &row("impossible.txt")["core"];
+    assert_eq!(core["requirements"], 1, "{core}");
+    assert_eq!(core["minimal"], true, "{core}");
+    assert!(core["sat_calls"].as_u64().is_some_and(|n| n >= 1), "{core}");
+    assert!(core["seconds"].as_f64().is_some(), "{core}");
+    assert_eq!(row("open.txt")["status"], "optimal");
+    assert!(row("open.txt").get("core").is_none(), "{v}");
+    let cores = &v["totals"]["cores"];
+    assert_eq!(
+        (&cores["unsolvable"], &cores["found"], &cores["minimal"]),
+        (&1.into(), &1.into(), &1.into()),
+        "{cores}"
+    );
+    let table = run_in(&dir, &["bench", "--explain", "30", "."]);
+    assert!(table.contains("core calls"), "{table}");
+    assert!(
+        table.contains("cores: 1 of 1 unsolvable levels got a core, 1 shown minimal"),
+        "{table}"
+    );
+    let without = run_in(&dir, &["bench", "--json", "."]);
+    assert!(!without.contains("\"cores\""), "{without}");
+    let bad = run_in(&dir, &["bench", "--explain", "0", "."]);
+    assert!(bad.starts_with("exit: 2"), "{bad}");
+    assert!(bad.contains("--explain must be a positive number"), "{bad}");
 }

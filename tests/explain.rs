@@ -14,6 +14,7 @@ use cegar::sat::SolverChoice;
 use cegar::xorshift::XorShift;
 use common::tiny::{layouts, random_level, Rng};
 use freshly_frosted::puzzle::solve_learning;
+use frosted::explain::tidy::tidied;
 use frosted::explain::walk::{walk, Budget};
 use frosted::explain::Witness;
 use frosted::explain::{
@@ -377,6 +378,7 @@ fn a_walk_finds_only_layouts_that_meet_the_question() {
         w.layout
             .check_layout_of(&level)
             .expect("a layout of the level");
+        no_belt_of_the_tidied_layout_can_go(&level, &w, &all);
     }
     eprintln!("{asked} walks asked, {found} found a layout");
     assert!(asked >= cases / 10, "only {asked} walks asked");
@@ -384,6 +386,37 @@ fn a_walk_finds_only_layouts_that_meet_the_question() {
         found * 2 > asked,
         "only {found} of {asked} walks found a layout"
     );
+}
+
+/// `explain::tidy::tidied` of `w` meets what `w` meets, with at most its
+/// belts, and taking away any one belt it kept leaves a run that fails or
+/// misses one of those requirements.
+fn no_belt_of_the_tidied_layout_can_go(level: &Level, w: &Witness, all: &[Requirement]) {
+    let kept: Vec<Requirement> = all
+        .iter()
+        .copied()
+        .filter(|&r| w.achieved.meets(r))
+        .collect();
+    let t = tidied(level, w, all);
+    let again = Achieved::of(level, &t.layout, &judge(&t.layout).outcome);
+    assert!(
+        again.ran && kept.iter().all(|&r| again.meets(r)),
+        "tidied misses:\n{}",
+        t.layout
+    );
+    assert!(t.achieved.belts() <= w.achieved.belts());
+    for c in level
+        .free_cells()
+        .filter(|&c| t.layout.tile(c) != Tile::Empty)
+    {
+        let fewer = t.layout.with_choice(c, None);
+        let a = Achieved::of(level, &fewer, &simulate(&fewer));
+        assert!(
+            !(a.ran && kept.iter().all(|&r| a.meets(r))),
+            "a belt tidy kept can go:\n{}",
+            t.layout
+        );
+    }
 }
 
 /// What a walk climbs on (`Achieved::shortfall`) is zero exactly when the

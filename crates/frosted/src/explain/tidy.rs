@@ -1,17 +1,19 @@
 //! Fewer belts for a layout shown to the user: a near-solution's layout may
 //! come from a walk ([`super::walk`]) or a SAT model, and hold belts that no
-//! donut needs. Each placed belt is taken away in turn, and the change kept
-//! when the run still does not fail and meets every requirement the layout
-//! met. What is left is judged again by the simulator, like any layout.
+//! donut needs. Placed belts are taken away one at a time, each when the
+//! run without it still does not fail and meets every requirement the
+//! layout met, until none can be. Every layout tried is run by the
+//! simulator, and the result is judged like any layout.
 
 use super::oracle::Witness;
 use crate::level::{Level, Tile};
 use crate::requirement::{Achieved, Requirement};
 use crate::sim::simulate;
 
-/// `w` with each belt it placed on a `.` cell of `level` taken away (in
-/// scan order) when the run without it does not fail and meets every
-/// requirement of `all` that `w` meets.
+/// `w` with belts it placed on `.` cells of `level` taken away, one at a
+/// time in scan order, each when the run without it does not fail and meets
+/// every requirement of `all` that `w` meets; passes repeat until one takes
+/// nothing away, so no single belt of the result can be taken away so.
 pub fn tidied(level: &Level, w: &Witness, all: &[Requirement]) -> Witness {
     let keep: Vec<Requirement> = all
         .iter()
@@ -19,6 +21,19 @@ pub fn tidied(level: &Level, w: &Witness, all: &[Requirement]) -> Witness {
         .filter(|&r| w.achieved.meets(r))
         .collect();
     let mut best = w.clone();
+    loop {
+        let belts = best.achieved.belts();
+        best = one_pass(level, best, &keep);
+        if best.achieved.belts() == belts {
+            return best;
+        }
+    }
+}
+
+/// One pass over the belts of `w` in scan order, taking each away when the
+/// run without it does not fail and meets all of `keep`.
+fn one_pass(level: &Level, w: Witness, keep: &[Requirement]) -> Witness {
+    let mut best = w;
     for c in level.free_cells() {
         if best.layout.tile(c) == Tile::Empty {
             continue;

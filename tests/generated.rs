@@ -222,3 +222,46 @@ fn unique_levels_have_exactly_one_minimal_layout() {
         assert!(judge(&e.solutions[0]).solved());
     }
 }
+
+/// `levels/generated/unsolvable.sh OUT` writes, for each corpus level with
+/// `:targets`, the same board asking for one more delivery of the first kind
+/// it names (and no other change); no other file.
+#[cfg(unix)]
+#[test]
+fn the_unsolvable_variants_ask_for_one_more_delivery() {
+    let out = std::env::temp_dir().join(format!("frosted-unsolvable-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let script = common::repo_levels()
+        .join(common::GENERATED)
+        .join("unsolvable.sh");
+    let status = std::process::Command::new("sh")
+        .arg(&script)
+        .arg(&out)
+        .status()
+        .expect("sh runs");
+    assert!(status.success(), "{status}");
+    let mut made = 0;
+    for path in corpus() {
+        let level = common::load(&path);
+        let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
+        let variant = out.join(format!("{stem}-more.txt"));
+        let Some(wanted) = &level.flags.targets else {
+            assert!(!variant.exists(), "{}", variant.display());
+            continue;
+        };
+        let more = common::load(&variant);
+        let mut expected = wanted.clone();
+        expected.push(wanted[0]);
+        assert_eq!(more.flags.targets.as_ref(), Some(&expected), "{stem}");
+        assert_eq!(
+            (&more.shape, &more.tiles),
+            (&level.shape, &level.tiles),
+            "{stem}"
+        );
+        made += 1;
+    }
+    let files = std::fs::read_dir(&out).expect("the variants").count();
+    assert_eq!(files, made, "only the variants are written");
+    assert!(made >= 50, "only {made} levels with :targets");
+    let _ = std::fs::remove_dir_all(&out);
+}

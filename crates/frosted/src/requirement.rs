@@ -83,9 +83,7 @@ impl Achieved {
             && match r {
                 Requirement::SourceDelivers(s) => self.pairs.iter().any(|p| p.0 == s),
                 Requirement::TargetReceives(t) => self.targets.contains(&t),
-                Requirement::TargetsKind { kind, count } => {
-                    self.pairs.iter().filter(|p| p.1 == kind).count() == count
-                }
+                Requirement::TargetsKind { kind, count } => self.sources_delivering(kind) == count,
                 Requirement::TargetsOthers => {
                     let named = self.named.as_deref().unwrap_or(&[]);
                     self.pairs.iter().all(|p| named.contains(&p.1))
@@ -100,15 +98,17 @@ impl Achieved {
     /// delivers nothing.
     pub fn shortfall(&self, r: Requirement) -> usize {
         match r {
-            Requirement::TargetsKind { kind, count } if self.ran => self
-                .pairs
-                .iter()
-                .filter(|p| p.1 == kind)
-                .count()
-                .abs_diff(count),
+            Requirement::TargetsKind { kind, count } if self.ran => {
+                self.sources_delivering(kind).abs_diff(count)
+            }
             Requirement::TargetsKind { count, .. } => count,
             r => usize::from(!self.meets(r)),
         }
+    }
+
+    /// How many distinct sources delivered `kind`.
+    fn sources_delivering(&self, kind: Kind) -> usize {
+        self.pairs.iter().filter(|p| p.1 == kind).count()
     }
 
     /// The belts the layout placed.

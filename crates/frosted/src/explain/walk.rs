@@ -77,15 +77,16 @@ pub fn walk(
             break;
         }
         let mut here = (*start).clone();
-        let mut visited = simulate(&here.layout).visited;
+        let mut near = cells_near_the_run(level, &free, &simulate(&here.layout).visited);
         let mut best = distance(&here.achieved, reqs);
         let mut stale = 0;
         while !budget.spent(made) && stale < PATIENCE {
             made += 1;
             stale += 1;
-            let Some(c) = a_cell_near_the_run(level, &free, &visited, rng) else {
+            if near.is_empty() {
                 break;
-            };
+            }
+            let c = near[rng.below(near.len() as u64) as usize];
             let other = another_choice(here.layout.tile(c).belt(), rng);
             let layout = here.layout.with_choice(c, other);
             let outcome = simulate(&layout);
@@ -106,7 +107,7 @@ pub fn walk(
                 stale = if d < best { 0 } else { stale };
                 best = d;
                 here = w;
-                visited = outcome.visited;
+                near = cells_near_the_run(level, &free, &outcome.visited);
             }
         }
     }
@@ -116,28 +117,20 @@ pub fn walk(
     }
 }
 
-/// A `.` cell the run visited or next to one it visited, at random.
-fn a_cell_near_the_run(
-    level: &Level,
-    free: &[bool],
-    visited: &[bool],
-    rng: &mut XorShift,
-) -> Option<CellId> {
+/// The `.` cells the run visited or next to one it visited (where a change
+/// can alter the run), in scan order.
+fn cells_near_the_run(level: &Level, free: &[bool], visited: &[bool]) -> Vec<CellId> {
     let near = |c: CellId| {
         visited[c.index()]
             || Dir::ALL
                 .iter()
                 .any(|&d| level.shape.step(c, d).is_some_and(|n| visited[n.index()]))
     };
-    let cells: Vec<CellId> = level
+    level
         .shape
         .cells()
         .filter(|c| free[c.index()] && near(*c))
-        .collect();
-    match cells.len() {
-        0 => None,
-        n => Some(cells[rng.below(n as u64) as usize]),
-    }
+        .collect()
 }
 
 /// One of the other options of a `.` cell, at random.

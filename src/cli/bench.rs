@@ -2,7 +2,7 @@
 //! `frosted solve --json` process (so that a timeout really stops it), and a
 //! table or a JSON object with the totals.
 
-use super::flags::{at_least_one, timeout, SolveFlags};
+use super::flags::{at_least_one, seconds_of, timeout, SolveFlags};
 use super::puzzle::{Puzzle, PuzzleFlag};
 use super::{interrupt, out, out_json, pictures, CliError, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN};
 use serde::{Deserialize, Serialize};
@@ -544,8 +544,7 @@ pub fn bench(a: BenchArgs) -> Result<i32, CliError> {
     a.flags.settings()?;
     timeout(a.timeout)?;
     if let Some(t) = a.explain {
-        timeout(t)
-            .map_err(|e| CliError::bad_input(e.message.replacen("--timeout", "--explain", 1)))?;
+        seconds_of("--explain", t)?;
     }
     let seeded = at_least_one("--seeds", a.seeds)? > 1;
     if let Some(dir) = &a.html {

@@ -240,14 +240,20 @@ const MAX_TIMEOUT: f64 = 365.0 * 24.0 * 3600.0;
 
 /// A `--timeout` in seconds, checked: positive, and at most a year.
 pub fn timeout(t: f64) -> Result<Duration, CliError> {
+    seconds_of("--timeout", t)
+}
+
+/// The seconds given to `flag`, checked like `--timeout`: positive, and at
+/// most a year; the error names `flag`.
+pub fn seconds_of(flag: &str, t: f64) -> Result<Duration, CliError> {
     if t.is_nan() || t <= 0.0 {
         return Err(CliError::bad_input(format!(
-            "--timeout must be a positive number of seconds, not {t}"
+            "{flag} must be a positive number of seconds, not {t}"
         )));
     }
     if t > MAX_TIMEOUT {
         return Err(CliError::bad_input(format!(
-            "--timeout must be at most {MAX_TIMEOUT} seconds (a year), not {t:e}"
+            "{flag} must be at most {MAX_TIMEOUT} seconds (a year), not {t:e}"
         )));
     }
     Ok(Duration::from_secs_f64(t))

@@ -1,7 +1,7 @@
 //! `frosted solve`: the solve loop on a worker thread, with progress lines, a
 //! hard timeout and Ctrl-C, and its report on stdout and stderr.
 
-use super::flags::{timeout, MaxCost, Settings, SolveFlags};
+use super::flags::{seconds_of, timeout, MaxCost, Settings, SolveFlags};
 use super::front::{Cosmic, ExplainSearch, Front, Frosted};
 use super::puzzle::{load_ce_level, Puzzle, PuzzleFlag};
 use super::report::{
@@ -220,9 +220,7 @@ pub fn run(a: Args) -> Result<i32, CliError> {
 /// summary (on stderr), or the JSON report.
 fn run_front<F: Front>(front: &F, a: &Args) -> Result<i32, CliError> {
     let settings = settings(a)?;
-    let explain_timeout = timeout(a.explain.explain_timeout).map_err(|e| {
-        CliError::bad_input(e.message.replacen("--timeout", "--explain-timeout", 1))
-    })?;
+    let explain_timeout = seconds_of("--explain-timeout", a.explain.explain_timeout)?;
     let (report, recording) = solve_with_hard_timeout(front, &settings)?;
     let report = with_bound_below(front, &settings, report);
     // The summary comes first, so that the verdict is not kept waiting

@@ -81,7 +81,11 @@ fn request(a: &Args) -> Request {
 
 pub fn run(a: Args) -> Result<i32, CliError> {
     let req = request(&a);
-    let unique_timeout = super::flags::timeout(a.unique_timeout)?;
+    let unique_timeout = super::flags::seconds_of("--unique-timeout", a.unique_timeout)?;
+    let solve_timeout = a
+        .solve
+        .map(|t| super::flags::seconds_of("--solve", t))
+        .transpose()?;
     let mut accept = |pair: &Pair| !a.unique || unique(pair, unique_timeout);
     let g = generate(&req, &mut accept).map_err(CliError::bad_input)?;
     if let Some(path) = &a.layout {
@@ -90,8 +94,8 @@ pub fn run(a: Args) -> Result<i32, CliError> {
     }
     out(&g.pair.level.to_string())?;
     note!("{}", summary(&g));
-    if let Some(seconds) = a.solve {
-        note!("{}", solved(&g.pair.level, super::flags::timeout(seconds)?));
+    if let Some(timeout) = solve_timeout {
+        note!("{}", solved(&g.pair.level, timeout));
     }
     Ok(EXIT_OK)
 }

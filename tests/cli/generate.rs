@@ -52,7 +52,7 @@ fn generate_unique() {
 
 #[test]
 fn generate_bad_requests() {
-    let bad: [&[&str]; 6] = [
+    let bad: [&[&str]; 8] = [
         &["generate", "--seed", "1", "--size", "9by7"],
         &["generate", "--seed", "1", "--size", "2x9"],
         &["generate", "--seed", "1", "--mechanics", "toppers,lasers"],
@@ -69,6 +69,15 @@ fn generate_bad_requests() {
             "3",
         ],
         &["generate", "--seed", "-1"],
+        &[
+            "generate",
+            "--seed",
+            "1",
+            "--unique",
+            "--unique-timeout",
+            "0",
+        ],
+        &["generate", "--seed", "1", "--solve", "0"],
     ];
     for (i, args) in bad.iter().enumerate() {
         insta::with_settings!({ snapshot_suffix => i.to_string() }, {

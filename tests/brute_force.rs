@@ -158,7 +158,7 @@ fn has_ranks(level: &Level) -> bool {
     let mut vars = rustsat::instances::BasicVarManager::default();
     let mut cnf = rustsat::instances::Cnf::new();
     let enc = frosted::encode::Encoding::new(level, &EncodeOptions::default(), &mut cnf, &mut vars);
-    enc.acyclic_view.is_some()
+    enc.ranked_view.is_some()
 }
 
 impl Tally {

@@ -26,15 +26,16 @@ pub struct DumpArgs {
     /// proves that no layout solves the level).
     #[arg(long)]
     pub relaxed: bool,
-    /// Ground loops the way the racing solver copies do (C7′ in
-    /// encodings/README.md: "the support edges close no cycle", by vertex
-    /// elimination) instead of with ranks: the same problem in far fewer
-    /// clauses on levels whose donuts can loop through a splitter or
-    /// teleporter (09-tropical-rain/11: 16 000 instead of 103 000), and faster
-    /// for external solvers there. The belt variables keep their numbers, so
-    /// `frosted decode` reads its models too.
+    /// Ground loops the way the racing solver copies after the first do
+    /// (C7 in encodings/README.md: ranks that rise along the support
+    /// edges) instead of by vertex elimination (C7′, "the support edges
+    /// close no cycle", what `solve`'s first copy holds): the same problem,
+    /// in far more clauses on levels whose donuts can loop through a
+    /// splitter or teleporter (09-tropical-rain/11: 103 000 instead of
+    /// 16 000), and faster for some searches there. The belt variables keep
+    /// their numbers, so `frosted decode` reads its models too.
     #[arg(long)]
-    pub acyclic: bool,
+    pub ranks: bool,
     /// Fix a free cell's option with a unit clause: `X,Y=OPTION` (the cell
     /// holds it) or `X,Y!=OPTION` (it does not), OPTION one of none, up,
     /// down, left, right, X and Y as in the `c choice` lines (from 0, y
@@ -52,7 +53,7 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
     if a.puzzle.is_cosmic(&a.level) {
         let freshly_only = [
             (a.relaxed, "--relaxed"),
-            (a.acyclic, "--acyclic"),
+            (a.ranks, "--ranks"),
             (!a.assume.is_empty(), "--assume"),
         ]
         .into_iter()
@@ -63,7 +64,7 @@ pub fn dump_cnf(a: DumpArgs) -> Result<i32, CliError> {
     let dump = crate::encode::Dump {
         max_belts: a.max.max_belts,
         relaxed: a.relaxed,
-        acyclic: a.acyclic,
+        ranks: a.ranks,
         assume: a.assume.clone(),
         encode: a.encoding.options(),
     };

@@ -62,13 +62,14 @@ pub struct SolveFlags {
     /// nothing, and a layout no smaller than the best is never reported.
     #[arg(long)]
     pub no_restarts: bool,
-    /// Give every racing copy the plain encoding. By default the copies after
-    /// the first hold a second view of it: loops grounded by vertex
-    /// elimination instead of ranks (where there are ranks), and the whole
-    /// simplified by variable elimination (variables that no later clause or
-    /// assumption names are resolved away, and get their values back in every
-    /// model). Faster on some levels, slower on others, so it is the race's
-    /// second view rather than the only one. No effect with --threads 1.
+    /// Give every racing copy the first copy's encoding. By default the
+    /// copies after the first hold a second view of it: where loops through
+    /// a splitter or teleporter are grounded, by ranks instead of by vertex
+    /// elimination; elsewhere, the encoding simplified by variable
+    /// elimination (variables that no later clause or assumption names are
+    /// resolved away, and get their values back in every model). Faster on
+    /// some levels, slower on others, so it is the race's second view rather
+    /// than the only one. No effect with --threads 1.
     #[arg(long)]
     pub no_elimination: bool,
     /// Prove by SAT calls only. By default, on levels without bumpers, the

@@ -87,11 +87,11 @@ fn dump_solve_with_minisat_decode_verify() {
     decode_gives_a_layout(&dir, "the dumped CNF, by minisat");
 }
 
-/// `--acyclic` writes the racing copies' view (C7′ in place of the ranks):
-/// fewer clauses on a level with ranks, and the same clauses (and a comment
+/// `--ranks` writes the racing copies' view (the ranks in place of C7′):
+/// more clauses on a level with ranks, and the same clauses (and a comment
 /// saying so) on a level without.
 #[test]
-fn acyclic_view_replaces_the_ranks() {
+fn ranks_view_replaces_c7_prime() {
     let clauses = |args: &[&str]| -> (usize, String) {
         let out = run(args);
         assert!(out.starts_with("exit: 0"), "{out}");
@@ -108,23 +108,23 @@ fn acyclic_view_replaces_the_ranks() {
         (n, out)
     };
     let fork = "levels/06-splitters/fork.txt";
-    let (ranked, _) = clauses(&["dump-cnf", fork]);
-    let (acyclic, text) = clauses(&["dump-cnf", "--acyclic", fork]);
+    let (acyclic, _) = clauses(&["dump-cnf", fork]);
+    let (ranked, text) = clauses(&["dump-cnf", "--ranks", fork]);
     assert!(
         acyclic < ranked,
-        "{acyclic} clauses with --acyclic, {ranked} without"
+        "{ranked} clauses with --ranks, {acyclic} without"
     );
-    assert!(text.contains("c loops grounded by vertex elimination (C7′) instead of ranks"));
+    assert!(text.contains("c loops grounded by ranks (C7) instead of vertex elimination"));
     let plain = "levels/01-toppers/first-frosting.txt";
-    let (ranked, _) = clauses(&["dump-cnf", plain]);
-    let (acyclic, text) = clauses(&["dump-cnf", "--acyclic", plain]);
+    let (acyclic, _) = clauses(&["dump-cnf", plain]);
+    let (ranked, text) = clauses(&["dump-cnf", "--ranks", plain]);
     assert_eq!(acyclic, ranked);
-    assert!(text.contains("c no exact ranks to replace"));
+    assert!(text.contains("c no exact ranks"));
 }
 
 /// Both views of the pure relaxation give Debian's `cadical` the same answer,
 /// at the optimum and one belt under it, on every example level with ranks;
-/// and a model of the `--acyclic` view decodes to a layout.
+/// and a model of the `--ranks` view decodes to a layout.
 #[test]
 fn both_views_agree_under_cadical() {
     if !crate::has_solver("cadical") {
@@ -153,7 +153,7 @@ fn both_views_agree_under_cadical() {
         let best = report["belts"].as_u64().expect("belts") as usize;
         for k in [best - 1, best] {
             let mut answers = Vec::new();
-            for view in [None, Some("--acyclic")] {
+            for view in [None, Some("--ranks")] {
                 let kk = k.to_string();
                 let mut args = vec!["dump-cnf", "--relaxed", "--max-belts", &kk, "level.txt"];
                 args.extend(view);
@@ -162,12 +162,12 @@ fn both_views_agree_under_cadical() {
                 assert!(out.starts_with("exit: 0"), "{out}");
                 answers.push(cadical(&dir));
                 if k == best && view.is_some() {
-                    decode_gives_a_layout(&dir, "the --acyclic CNF");
+                    decode_gives_a_layout(&dir, "the --ranks CNF");
                 }
             }
             assert_eq!(
                 answers[0], answers[1],
-                "{name} with at most {k} belts: ranks, acyclic"
+                "{name} with at most {k} belts: acyclic, ranks"
             );
             if k == best {
                 assert_eq!(answers[0], Some(10), "{name}: SAT at the optimum");

@@ -190,7 +190,8 @@ pub trait Puzzle {
 
     /// A second view of the formula for racing copies after the first:
     /// clauses equivalent to `first` on the [`Puzzle::interface`]
-    /// variables. `None`: the copies share the first view.
+    /// variables, which the copies hold as written. `None`: the copies hold
+    /// the first view, simplified by variable elimination.
     fn second_view(
         &mut self,
         _first: &[Clause],

@@ -179,8 +179,10 @@ impl Puzzle for Frosted {
             .collect()
     }
 
-    fn second_view(&mut self, first: &[Clause], vars: &mut dyn ManageVars) -> Option<Vec<Clause>> {
-        Some(self.enc_mut().acyclic_clauses(first, vars))
+    /// The loops grounded by ranks (C7) instead of vertex elimination (C7′),
+    /// where the level has exact ranks.
+    fn second_view(&mut self, first: &[Clause], _vars: &mut dyn ManageVars) -> Option<Vec<Clause>> {
+        self.enc().ranked_clauses(first)
     }
 
     fn interface(&self) -> Vec<bool> {

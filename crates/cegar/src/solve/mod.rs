@@ -96,8 +96,8 @@ pub struct Options {
     /// others join ([`RACE_HEAD_START`] by default).
     pub head_start: Duration,
     /// With several threads, the racing copies after the first hold the
-    /// puzzle's second view simplified by variable elimination (see
-    /// [`crate::sat::elim`]); no effect with one thread.
+    /// puzzle's second view, or else the first simplified by variable
+    /// elimination (see [`crate::sat::elim`]); no effect with one thread.
     pub eliminate: bool,
     /// Ask the puzzle's lower bound, where it has one, before the first
     /// call and after each verified candidate.

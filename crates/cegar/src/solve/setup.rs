@@ -1,7 +1,8 @@
 //! Starting a solve: the puzzle writes its encoding, the racing copies get
-//! their second view (simplified by variable elimination, on a thread of its
-//! own, while the first calls run), the clauses are shuffled if asked, and
-//! the backend receives them.
+//! their second view (the puzzle's other encoding as written, or else the
+//! first simplified by variable elimination, on a thread of its own, while
+//! the first calls run), the clauses are shuffled if asked, and the backend
+//! receives them.
 
 use super::neighbourhood::Neighbourhood;
 use super::restart::Restart;
@@ -25,6 +26,10 @@ struct Formula {
     second: Vec<Clause>,
     /// Variables only the second view has.
     own_variables: u32,
+    /// Whether the second view is another encoding of the puzzle's
+    /// ([`Puzzle::second_view`]), which the copies hold as written, rather
+    /// than the first view to simplify.
+    other_view: bool,
 }
 
 /// Encodes the puzzle, builds the backend, and gives it the encoding.
@@ -107,11 +112,12 @@ fn encode<P: Puzzle>(
     let enc = puzzle.encode(&mut cnf, vars)?;
     let mut first: Vec<Clause> = cnf.into_iter().collect();
     let first_vars = vars.n_used();
-    let mut second = match opts.threads > 1 && opts.eliminate {
-        true => puzzle
-            .second_view(&first, vars)
-            .unwrap_or_else(|| first.clone()),
-        false => Vec::new(),
+    let (mut second, other_view) = match opts.threads > 1 && opts.eliminate {
+        true => match puzzle.second_view(&first, vars) {
+            Some(view) => (view, true),
+            None => (first.clone(), false),
+        },
+        false => (Vec::new(), false),
     };
     let own_variables = vars.n_used() - first_vars;
     if let Some(seed) = opts.seed {
@@ -123,6 +129,7 @@ fn encode<P: Puzzle>(
         first,
         second,
         own_variables,
+        other_view,
     })
 }
 
@@ -131,7 +138,8 @@ fn encode<P: Puzzle>(
 type Built = (Box<dyn Backend>, Vec<bool>, Option<Second>);
 
 /// The backend: one solver, or a race whose copies after the first hold
-/// the second view simplified by variable elimination. The elimination runs
+/// the second view: the puzzle's other encoding (nothing eliminated), or
+/// the first view simplified by variable elimination. The elimination runs
 /// on a thread of its own, beside the first calls.
 fn backend<P: Puzzle>(
     puzzle: &P,
@@ -147,7 +155,7 @@ fn backend<P: Puzzle>(
         return Ok((Box::new(race), Vec::new(), None));
     }
     let mut frozen = puzzle.interface();
-    if frozen.is_empty() {
+    if frozen.is_empty() || f.other_view {
         frozen = vec![true; vars.n_used() as usize];
     }
     let second = std::mem::take(&mut f.second);

@@ -120,8 +120,8 @@ pub struct Dump {
     pub max_belts: Option<usize>,
     /// `¬strong` instead of `strong`: the pure relaxation.
     pub relaxed: bool,
-    /// C7′ in place of the ranks.
-    pub acyclic: bool,
+    /// The ranks (C7) in place of C7′.
+    pub ranks: bool,
     /// Unit clauses fixing free cells' options: one case of a split proof.
     pub assume: Vec<CellFact>,
     /// How to encode (the defaults, as `solve` does).
@@ -131,24 +131,25 @@ pub struct Dump {
 /// The first-iteration CNF of a level as DIMACS text, with `c` lines naming every
 /// choice variable: the encoding plus unit clauses for the first call's
 /// assumptions (`strong`, or its negation when `relaxed`, and at most `max_belts`
-/// belts), and one for each fact of `assume`. With `acyclic`, loops are
-/// grounded by vertex elimination (C7′, the racing copies' view:
-/// [`Encoding::acyclic_clauses`]) instead of ranks; the choice variables keep
-/// their numbers, so a model decodes the same way. An error names a fact
-/// about a cell that is not free.
+/// belts), and one for each fact of `assume`. With `ranks`, loops are
+/// grounded by ranks (C7, the racing copies' view:
+/// [`Encoding::ranked_clauses`]) instead of vertex elimination (C7′); the
+/// choice variables keep their numbers, so a model decodes the same way. An
+/// error names a fact about a cell that is not free.
 pub fn dimacs(level: &Level, dump: &Dump) -> Result<String, String> {
     let mut vars = rustsat::instances::BasicVarManager::default();
     let mut cnf = rustsat::instances::Cnf::new();
     let mut enc = Encoding::new(level, &dump.encode, &mut cnf, &mut vars);
     let mut clauses: Vec<Clause> = cnf.into_iter().collect();
     let mut comments = enc.variable_comments();
-    if dump.acyclic {
-        comments.push(if enc.acyclic_view.is_some() {
-            "loops grounded by vertex elimination (C7′) instead of ranks".into()
-        } else {
-            "no exact ranks to replace: the same clauses as without --acyclic".into()
-        });
-        clauses = enc.acyclic_clauses(&clauses, &mut vars);
+    if dump.ranks {
+        match enc.ranked_clauses(&clauses) {
+            Some(ranked) => {
+                comments.push("loops grounded by ranks (C7) instead of vertex elimination".into());
+                clauses = ranked;
+            }
+            None => comments.push("no exact ranks: the same clauses as without --ranks".into()),
+        }
     }
     let mut assumptions = vec![if dump.relaxed {
         !enc.strong

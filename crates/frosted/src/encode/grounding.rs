@@ -1,12 +1,12 @@
 //! Grounding: no flow supports itself around a loop through a fork. Inside
 //! each strongly connected component of the move graph that has a fork, a
 //! seen donut's support comes over an edge from another component or over a
-//! ranked support edge `sup` from a node of strictly smaller rank (C7). The
-//! racing copies replace the clauses that order the ranks by "the `sup`
-//! edges close no cycle", by vertex elimination (C7′,
-//! [`Encoding::acyclic_clauses`]). Where the ranks would cost more clauses
-//! than a budget, none are written, and the loop formulas (L1) ground the
-//! flows lazily.
+//! support edge `sup` inside it, and the `sup` edges close no cycle, by
+//! vertex elimination (C7′, `cegar::acyclic`). The racing copies after the
+//! first hold another grounding of the same thing: ranks that rise strictly
+//! along every `sup` edge (C7, [`Encoding::ranked_clauses`]). Where the
+//! ranks would cost more clauses than a budget, neither is written, and the
+//! loop formulas (L1) ground the flows lazily.
 
 use super::graph::{ComponentId, Edge, From};
 use super::{Encoding, NodeId, SourceId};
@@ -16,14 +16,15 @@ use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit};
 use std::collections::HashMap;
 
-/// Where the clauses that order the ranks are, and what they order.
+/// The ranks' stand-in for the clauses of C7′: where C7′'s clauses are
+/// among those [`Encoding::new`] wrote, and the clauses that order the ranks
+/// instead.
 #[derive(Clone, Debug)]
 pub struct RankClauses {
-    /// Their positions among the clauses [`Encoding::new`] wrote.
+    /// The positions of C7′'s clauses among the clauses written.
     pub range: std::ops::Range<usize>,
-    /// Per source, `(from, to, sup)` for every edge inside a ranked
-    /// component.
-    pub support_edges: KeyedVec<SourceId, Vec<(NodeId, NodeId, Lit)>>,
+    /// The clauses that order the ranks along the `sup` edges (C7).
+    pub order: Vec<Clause>,
 }
 
 /// The components that get ranks.
@@ -50,7 +51,7 @@ impl RankedComponents {
 /// Per source and ranked component: (its nodes of the source, its edges).
 type Sizes = KeyedVec<SourceId, HashMap<ComponentId, (usize, usize)>>;
 
-/// The clauses of C7 being written: the rank order ones wait until the end.
+/// The clauses of C7 being written: the rank order ones are kept aside.
 struct Ranks {
     /// The clauses that order the ranks.
     order: Vec<Clause>,
@@ -114,13 +115,15 @@ impl Encoding {
         cost <= budget
     }
 
-    /// C7 (ranks): every seen donut in a ranked component is grounded, its
-    /// support coming from outside the component or from a node of smaller
-    /// rank, ranks order-encoded (`rank(n) ≥ j` for `j = 1..=H`), exact. When
-    /// they would cost more than `budget` clauses, nothing is written: the
-    /// loop formulas (L1) ground the flows lazily, in searching as in
-    /// proving. The clauses that order the ranks come last, so that the
-    /// racing copies can replace them ([`Encoding::acyclic_view`]).
+    /// C7′: every seen donut in a ranked component is grounded, its support
+    /// coming from outside the component or over a `sup` edge inside it,
+    /// and the `sup` edges of each source close no cycle (vertex
+    /// elimination). Exact, like the ranks (C7) it stands for: a set of
+    /// `sup` edges closes no cycle exactly when ranks can rise strictly
+    /// along them. The rank clauses are kept aside for the racing copies'
+    /// view ([`Encoding::ranked_clauses`]). When the ranks would cost more
+    /// than `budget` clauses, nothing is written: the loop formulas (L1)
+    /// ground the flows lazily, in searching as in proving.
     pub(super) fn flows_are_grounded(
         &mut self,
         budget: usize,
@@ -140,17 +143,23 @@ impl Encoding {
         for s in self.sources.keys() {
             self.ground_source(s, &rc, &sizes[s], &mut ranks, col, vm);
         }
-        let first_rank = col.n_clauses();
-        let n_rank = ranks.order.len();
-        for cl in ranks.order {
-            let _ = col.add_clause(cl);
+        if ranks.support_edges.iter().all(Vec::is_empty) {
+            return;
         }
-        if ranks.support_edges.iter().any(|e| !e.is_empty()) {
-            self.acyclic_view = Some(RankClauses {
-                range: first_rank..first_rank + n_rank,
-                support_edges: ranks.support_edges,
+        let start = col.n_clauses();
+        for edges in &ranks.support_edges {
+            let edges: Vec<(usize, usize, Lit)> = edges
+                .iter()
+                .map(|&(m, n, sup)| (m.index(), n.index(), sup))
+                .collect();
+            cegar::acyclic::forbid_cycles(&edges, vm, &mut |cl| {
+                let _ = col.add_clause(cl);
             });
         }
+        self.ranked_view = Some(RankClauses {
+            range: start..col.n_clauses(),
+            order: ranks.order,
+        });
     }
 
     /// C7 for source `s`: its rank variables and their order chains, a `sup`
@@ -215,31 +224,17 @@ impl Encoding {
     }
 
     /// The encoding's clauses `all` (as written by [`Encoding::new`]) with
-    /// the grounding by vertex elimination (C7′, `cegar::acyclic`: no cycle
-    /// of `sup` edges) in place of the rank clauses: another encoding of the
-    /// same problem, over the same variables but the ranks and the path
-    /// variables it makes with `vm`. Exact too, and far smaller, but it makes
-    /// some searches slower, so it is the racing copies' view. The same
-    /// clauses when there are no exact ranks.
-    pub fn acyclic_clauses(&mut self, all: &[Clause], vm: &mut dyn ManageVars) -> Vec<Clause> {
-        let Some(RankClauses {
-            range,
-            support_edges,
-        }) = &self.acyclic_view
-        else {
-            return all.to_vec();
-        };
+    /// the ranks (C7) in place of C7′'s clauses: another encoding of the
+    /// same problem, over the same variables but C7′'s path variables. The
+    /// racing copies after the first hold it: it is larger, and slower to
+    /// search on most levels, but much faster on some. `None` when there
+    /// are no exact ranks (nothing to replace).
+    pub fn ranked_clauses(&self, all: &[Clause]) -> Option<Vec<Clause>> {
+        let RankClauses { range, order } = self.ranked_view.as_ref()?;
         let mut out = all[..range.start].to_vec();
-        for edges in support_edges {
-            let edges: Vec<(usize, usize, Lit)> = edges
-                .iter()
-                .map(|&(m, n, sup)| (m.index(), n.index(), sup))
-                .collect();
-            cegar::acyclic::forbid_cycles(&edges, vm, &mut |cl| out.push(cl));
-        }
+        out.extend_from_slice(order);
         out.extend_from_slice(&all[range.end..]);
-        self.n_vars = vm.n_used();
-        out
+        Some(out)
     }
 }
 

@@ -165,11 +165,10 @@ pub struct Encoding {
     /// left out because they would cost over the budget (loop formulas then
     /// ground the flows).
     pub exact_ranks: bool,
-    /// With exact ranks: where the clauses that order the ranks are among
-    /// the clauses written, and the `sup` edges they order, for the same
-    /// grounding by vertex elimination, the racing copies' view
-    /// ([`Encoding::acyclic_clauses`]).
-    pub acyclic_view: Option<RankClauses>,
+    /// With exact ranks: where the clauses of C7′ are among the clauses
+    /// written, and the clauses of the ranks (C7) that stand for them in
+    /// the racing copies' view ([`Encoding::ranked_clauses`]).
+    pub ranked_view: Option<RankClauses>,
     /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
     /// (the run ends there). Only in levels where X2 clauses can arise (one
     /// plain source and a splitter); empty otherwise.
@@ -249,7 +248,7 @@ impl Encoding {
             n_vars: 0,
             dead: false,
             exact_ranks: false,
-            acyclic_view: None,
+            ranked_view: None,
             adds_strength: false,
             goals: Vec::new(),
             switches: Vec::new(),

@@ -112,7 +112,7 @@ fn lazy_belt_counter_keeps_every_answer() {
 /// elimination) changes how fast, never what: racing on every call (no head
 /// start), each example level gets the status and belt count of one plain
 /// solver; elimination removes variables on every level without ranks, and
-/// several levels have ranks, which the copy holds as written.
+/// several levels have ranks, of which the copy eliminates no variable.
 #[test]
 fn the_second_view_keeps_every_answer() {
     let mut ranked = 0;

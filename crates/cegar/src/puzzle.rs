@@ -190,8 +190,9 @@ pub trait Puzzle {
 
     /// A second view of the formula for racing copies after the first:
     /// clauses equivalent to `first` on the [`Puzzle::interface`]
-    /// variables, which the copies hold as written. `None`: the copies hold
-    /// the first view, simplified by variable elimination.
+    /// variables, which the copies hold with no variable eliminated (unit
+    /// clauses propagated only). `None`: the copies hold the first view,
+    /// simplified by variable elimination.
     fn second_view(
         &mut self,
         _first: &[Clause],

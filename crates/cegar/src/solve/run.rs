@@ -55,9 +55,9 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) restart: Restart,
 }
 
-/// The racing copies' second view: the puzzle's other encoding as written,
-/// or the encoding again simplified by variable elimination on a thread of
-/// its own.
+/// The racing copies' second view: the puzzle's other encoding (no
+/// variable eliminated), or the encoding again simplified by variable
+/// elimination, on a thread of its own.
 pub(super) struct Second {
     /// Variables only it has.
     pub(super) own_variables: u32,

@@ -1,7 +1,7 @@
 //! Starting a solve: the puzzle writes its encoding, the racing copies get
-//! their second view (the puzzle's other encoding as written, or else the
-//! first simplified by variable elimination, on a thread of its own, while
-//! the first calls run), the clauses are shuffled if asked, and the backend
+//! their second view (the puzzle's other encoding with no variable
+//! eliminated, or else the first simplified by variable elimination, on a
+//! thread of its own, while the first calls run), the clauses are shuffled if asked, and the backend
 //! receives them.
 
 use super::neighbourhood::Neighbourhood;
@@ -27,8 +27,9 @@ struct Formula {
     /// Variables only the second view has.
     own_variables: u32,
     /// Whether the second view is another encoding of the puzzle's
-    /// ([`Puzzle::second_view`]), which the copies hold as written, rather
-    /// than the first view to simplify.
+    /// ([`Puzzle::second_view`]), in which no variable is eliminated (its
+    /// unit clauses are propagated, nothing more), rather than the first
+    /// view to simplify.
     other_view: bool,
 }
 

@@ -937,3 +937,26 @@ fn simple_paths_prove_38_belts_minimal_on_far_031() {
         Bound::Allowed { cost: 38 }
     ));
 }
+
+/// A deeper search told to stop prices its chains by their plain cost from
+/// then on; a topology it finds that way proves nothing, so it answers "out
+/// of budget", not "allowed" (an "allowed" is remembered, and would answer
+/// every later question): on generated game-019 (minimum 38), stopped at
+/// once at 37 belts, and at every larger bound, then asked again in full,
+/// it still refutes 37, which the plain bound allows.
+#[test]
+fn a_stopped_deeper_search_allows_nothing() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/generated/game-019.txt");
+    let level = common::load(std::path::Path::new(path));
+    let plain = ChainBound::new(&level).expect("the bound applies");
+    assert!(matches!(plain.allows(37, BUDGET), Bound::Allowed { .. }));
+    let simple = ChainBound::new(&level)
+        .expect("the bound applies")
+        .with_simple_paths(true);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    for k in [37, 40, 45, 49] {
+        let answer = simple.allows_unless(k, u64::MAX, Some(&stop));
+        assert_eq!(answer, Bound::OutOfBudget, "stopped at {k} belts");
+    }
+    assert_eq!(simple.allows(37, 100_000_000), Bound::Refuted);
+}

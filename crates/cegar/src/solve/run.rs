@@ -268,15 +268,19 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
     }
 
-    /// Asks the lower bound's deeper search about `q.top` while the loop
-    /// waits (the plain search allowed it), with
-    /// [`Options::lower_bound_deeper_budget`] or what is left of four times
-    /// that for the solve: a refutation is a proof. The loosest questions,
-    /// the first ones, cost the most (a search prunes less with a loose
-    /// bound), so one that runs out does not end the deeper questions.
-    /// Unless it answers, the question waits to go on beside the next call
-    /// over the whole instance ([`Loop::deeper_beside`]). With the budget
-    /// 0, the deeper search is never asked.
+    /// Asks the lower bound's deeper search about `q.top` (the plain search
+    /// allowed it), with [`Options::lower_bound_deeper_budget`] or what is
+    /// left of four times that for the solve: a refutation is a proof. With
+    /// one thread the loop waits for the whole search; with more, for a
+    /// [`Lower::SLICE`] of it (small levels are answered there, the same way
+    /// on every run), and when that runs out the search goes on beside the
+    /// neighbourhood search's calls, which leave the second core idle. The
+    /// loosest questions, the first ones, cost the most (a search prunes
+    /// less with a loose bound), so one that runs out does not end the
+    /// deeper questions. Unless it answers, the question waits to go on
+    /// beside the next call over the whole instance, with a larger budget
+    /// ([`Loop::deeper_beside`]). With the budget 0, the deeper search is
+    /// never asked.
     fn ask_deeper(&mut self, q: Question) {
         let has_deeper = self.lower.as_ref().is_some_and(Lower::has_deeper);
         if self.done || !has_deeper || self.opts.lower_bound_deeper_budget == 0 {
@@ -294,20 +298,37 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.deeper_left == 0 {
             return;
         }
+        let beside = self.opts.threads > 1;
+        let budget = self.opts.lower_bound_deeper_budget.min(self.deeper_left);
+        let first = match beside {
+            true => budget / Lower::SLICE,
+            false => budget,
+        };
         let Some(lower) = self.lower.as_mut() else {
             return;
         };
-        let budget = self.opts.lower_bound_deeper_budget.min(self.deeper_left);
         let t = Instant::now();
-        let reply = lower.ask(Question { budget, ..deeper });
+        let reply = lower.ask(Question {
+            budget: first,
+            ..deeper
+        });
         self.report.times.lower_bound += t.elapsed();
         match reply {
             None => self.retire_lower(),
+            Some(r) if beside && r.bound == Bound::OutOfBudget => {
+                self.deeper_left -= (r.work + budget).min(self.deeper_left);
+                self.trace_lower(&r);
+                self.trace(format!(
+                    "trace: {} at most {}: the deeper search beside the windows (budget {budget})",
+                    self.lower.as_ref().map_or("lower bound", Lower::name),
+                    q.top
+                ));
+                if let Some(lower) = self.lower.as_mut() {
+                    lower.send(Question { budget, ..deeper });
+                }
+            }
             Some(r) => {
                 self.deeper_left -= r.work.min(self.deeper_left);
-                if r.bound != Bound::OutOfBudget {
-                    self.deeper_pending = None;
-                }
                 self.on_lower(r);
             }
         }
@@ -315,23 +336,32 @@ impl<'a, P: Puzzle> Loop<'a, P> {
 
     /// Before a call over the whole instance: the deeper search that could
     /// not answer while the loop waited goes on beside the calls, with the
-    /// budget of a search beside them, unless a search runs there already.
+    /// budget of a search beside them. One still running beside the windows
+    /// with a smaller budget is stopped for it.
     fn deeper_beside(&mut self) {
-        if self.opts.threads < 2 {
+        if self.opts.threads < 2 || self.deeper_pending.is_none() {
             return;
         }
-        let Some(lower) = self.lower.as_mut().filter(|l| !l.busy()) else {
+        if let Some(lower) = self.lower.as_ref().filter(|l| l.busy()) {
+            lower.stop();
+            self.wait_lower();
+        }
+        let Some(q) = self.deeper_pending.take() else {
             return;
         };
-        if let Some(q) = self.deeper_pending.take() {
-            lower.send(q);
-            self.trace(format!(
-                "trace: {} at most {}: the deeper search beside the SAT calls (budget {})",
-                self.lower.as_ref().map_or("lower bound", Lower::name),
-                q.top,
-                q.budget
-            ));
+        if self.done {
+            return;
         }
+        let Some(lower) = self.lower.as_mut() else {
+            return;
+        };
+        lower.send(q);
+        self.trace(format!(
+            "trace: {} at most {}: the deeper search beside the SAT calls (budget {})",
+            self.lower.as_ref().map_or("lower bound", Lower::name),
+            q.top,
+            q.budget
+        ));
     }
 
     /// Reads the answers of the questions searched beside the calls.
@@ -364,6 +394,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn on_lower(&mut self, r: Reply) {
         self.trace_lower(&r);
         let name = self.lower.as_ref().map_or("lower bound", Lower::name);
+        if r.question.deeper && r.bound == Bound::Allowed {
+            // Allowed: no larger budget would refute it.
+            self.deeper_pending = None;
+        }
         match r.bound {
             Bound::Refuted if !self.done => {
                 self.proved(r.question.claim, ProofMethod::LowerBound(name));

@@ -45,6 +45,10 @@ pub(super) struct Search<'a> {
     /// how many), once a chain passes it.
     pushed: Vec<Option<(usize, usize)>>,
     found: Option<u32>,
+    /// Whether a chain was priced by its plain cost because its simple
+    /// paths ran out of work (or the search was stopped): a topology found
+    /// then proves nothing, and the answer is [`Bound::OutOfBudget`].
+    partial: bool,
 }
 
 impl<'a> Search<'a> {
@@ -67,6 +71,7 @@ impl<'a> Search<'a> {
             children: vec![None; cb.fork_exits.len()],
             pushed: vec![None; cb.waypoints.len()],
             found: None,
+            partial: false,
         }
     }
 
@@ -74,6 +79,7 @@ impl<'a> Search<'a> {
     pub(super) fn run(mut self) -> Bound {
         match self.chain(0, 0) {
             Err(OutOfBudget) => Bound::OutOfBudget,
+            Ok(()) if self.found.is_some() && self.partial => Bound::OutOfBudget,
             Ok(()) => match self.found {
                 Some(cost) => Bound::Allowed {
                     cost: cost as usize,
@@ -198,8 +204,9 @@ impl<'a> Search<'a> {
     }
 
     /// The cost of chain `ch` from free cell `s` priced by simple paths
-    /// (its own cost when the search runs out of work), or `None` when it
-    /// cannot fit under the limit with `cost` spent.
+    /// (its own cost when the search runs out of work, which makes the
+    /// search's answer undecided), or `None` when it cannot fit under the
+    /// limit with `cost` spent.
     fn simple_cost(&mut self, s: usize, ch: &Chain, cost: u32) -> Option<u32> {
         let cb = self.cb;
         let work_cap = self.until.saturating_sub(cb.work.get());
@@ -207,7 +214,10 @@ impl<'a> Search<'a> {
         match cb.simple_chain(s, &ch.order, ch.end, ch.cost, cap, work_cap, self.stop) {
             Simple::Fewest(m) => Some(ch.cost.max(m)),
             Simple::AtLeastCap => None,
-            Simple::OutOfWork => Some(ch.cost),
+            Simple::OutOfWork => {
+                self.partial = true;
+                Some(ch.cost)
+            }
         }
     }
 

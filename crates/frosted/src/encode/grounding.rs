@@ -27,6 +27,16 @@ pub struct RankClauses {
     pub order: Vec<Clause>,
 }
 
+/// The rank clauses as first written, for [`Encoding::ground_by_elimination`].
+#[derive(Clone, Debug)]
+pub(super) struct WrittenRanks {
+    /// Their positions among the clauses written.
+    range: std::ops::Range<usize>,
+    /// Per source, `(from, to, sup)` for every edge inside a ranked
+    /// component.
+    support_edges: KeyedVec<SourceId, Vec<(NodeId, NodeId, Lit)>>,
+}
+
 /// The components that get ranks.
 struct RankedComponents {
     /// The component of each node.
@@ -115,15 +125,13 @@ impl Encoding {
         cost <= budget
     }
 
-    /// C7′: every seen donut in a ranked component is grounded, its support
-    /// coming from outside the component or over a `sup` edge inside it,
-    /// and the `sup` edges of each source close no cycle (vertex
-    /// elimination). Exact, like the ranks (C7) it stands for: a set of
-    /// `sup` edges closes no cycle exactly when ranks can rise strictly
-    /// along them. The rank clauses are kept aside for the racing copies'
-    /// view ([`Encoding::ranked_clauses`]). When the ranks would cost more
-    /// than `budget` clauses, nothing is written: the loop formulas (L1)
-    /// ground the flows lazily, in searching as in proving.
+    /// C7 (ranks): every seen donut in a ranked component is grounded, its
+    /// support coming from outside the component or from a node of smaller
+    /// rank, ranks order-encoded (`rank(n) ≥ j` for `j = 1..=H`), exact. When
+    /// they would cost more than `budget` clauses, nothing is written: the
+    /// loop formulas (L1) ground the flows lazily, in searching as in
+    /// proving. The clauses that order the ranks come last, so that
+    /// [`Encoding::ground_by_elimination`] can put C7′ in their place.
     pub(super) fn flows_are_grounded(
         &mut self,
         budget: usize,
@@ -143,23 +151,53 @@ impl Encoding {
         for s in self.sources.keys() {
             self.ground_source(s, &rc, &sizes[s], &mut ranks, col, vm);
         }
-        if ranks.support_edges.iter().all(Vec::is_empty) {
-            return;
+        let first_rank = col.n_clauses();
+        let n_rank = ranks.order.len();
+        for cl in ranks.order {
+            let _ = col.add_clause(cl);
         }
-        let start = col.n_clauses();
-        for edges in &ranks.support_edges {
+        if ranks.support_edges.iter().any(|e| !e.is_empty()) {
+            self.written_ranks = Some(WrittenRanks {
+                range: first_rank..first_rank + n_rank,
+                support_edges: ranks.support_edges,
+            });
+        }
+    }
+
+    /// The encoding's clauses `all`, as written, with the grounding by
+    /// vertex elimination (C7′, `cegar::acyclic`: no cycle of `sup` edges)
+    /// in place of the clauses that order the ranks; those are kept aside
+    /// for the racing copies' view ([`Encoding::ranked_clauses`]). C7′'s
+    /// path variables come after every other variable of the encoding, so
+    /// both views number the rest alike. Exact too, and a fifth of the
+    /// size. The same clauses when there are no exact ranks.
+    pub(super) fn ground_by_elimination(
+        &mut self,
+        mut all: Vec<Clause>,
+        vm: &mut dyn ManageVars,
+    ) -> Vec<Clause> {
+        let Some(WrittenRanks {
+            range,
+            support_edges,
+        }) = self.written_ranks.take()
+        else {
+            return all;
+        };
+        let tail = all.split_off(range.end);
+        let order = all.split_off(range.start);
+        for edges in &support_edges {
             let edges: Vec<(usize, usize, Lit)> = edges
                 .iter()
                 .map(|&(m, n, sup)| (m.index(), n.index(), sup))
                 .collect();
-            cegar::acyclic::forbid_cycles(&edges, vm, &mut |cl| {
-                let _ = col.add_clause(cl);
-            });
+            cegar::acyclic::forbid_cycles(&edges, vm, &mut |cl| all.push(cl));
         }
         self.ranked_view = Some(RankClauses {
-            range: start..col.n_clauses(),
-            order: ranks.order,
+            range: range.start..all.len(),
+            order,
         });
+        all.extend(tail);
+        all
     }
 
     /// C7 for source `s`: its rank variables and their order chains, a `sup`

@@ -169,6 +169,9 @@ pub struct Encoding {
     /// written, and the clauses of the ranks (C7) that stand for them in
     /// the racing copies' view ([`Encoding::ranked_clauses`]).
     pub ranked_view: Option<RankClauses>,
+    /// With exact ranks, while the encoding is written: where the rank
+    /// order clauses are, and the `sup` edges they order.
+    written_ranks: Option<grounding::WrittenRanks>,
     /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
     /// (the run ends there). Only in levels where X2 clauses can arise (one
     /// plain source and a splitter); empty otherwise.
@@ -249,6 +252,7 @@ impl Encoding {
             dead: false,
             exact_ranks: false,
             ranked_view: None,
+            written_ranks: None,
             adds_strength: false,
             goals: Vec::new(),
             switches: Vec::new(),
@@ -261,7 +265,14 @@ impl Encoding {
             first_walks: Vec::new(),
             partings: Vec::new(),
         };
-        let mut col = Counted { col, added: 0 };
+        // Written here first: C7′ then takes the rank clauses' place
+        // (`ground_by_elimination`) before the caller's collector gets them.
+        let out = col;
+        let mut written = rustsat::instances::Cnf::new();
+        let mut col = Counted {
+            col: &mut written,
+            added: 0,
+        };
         enc.one_choice_per_cell(&mut col, vm); // C1
                                                // Which kind a bumper pushes from which cell, and which way.
         let pushes = level.bumper_pushes();
@@ -286,6 +297,10 @@ impl Encoding {
         enc.distances_need_belts(&dists, &mut col); // D1
         if x2 {
             enc.strands_are_marked(&mut col, vm); // ST
+        }
+        let all: Vec<Clause> = written.into_iter().collect();
+        for cl in enc.ground_by_elimination(all, vm) {
+            let _ = out.add_clause(cl); // C7′ in place of C7's rank order
         }
         enc.n_vars = vm.n_used();
         enc

@@ -224,16 +224,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn ask_lower(&mut self, q: Question) {
         let beside = self.opts.threads > 1;
         self.deeper_pending = None;
-        if let Some(lower) = self.lower.as_ref().filter(|l| l.busy()) {
-            lower.stop();
-            self.wait_lower();
-        }
+        self.stop_lower();
         if self.done {
             return;
         }
-        let Some(lower) = self.lower.as_mut() else {
-            return;
-        };
         let first = Question {
             budget: match beside {
                 true => q.budget / Lower::SLICE,
@@ -241,22 +235,12 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             },
             ..q
         };
-        let t = Instant::now();
-        let reply = lower.ask(first);
-        self.report.times.lower_bound += t.elapsed();
-        match reply {
-            None => self.retire_lower(),
+        match self.ask_waiting(first) {
+            None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
                 self.trace_lower(&r);
                 let budget = self.opts.lower_bound_beside_budget.max(q.budget);
-                self.trace(format!(
-                    "trace: {} at most {}: searched beside the SAT calls (budget {budget})",
-                    self.lower.as_ref().map_or("lower bound", Lower::name),
-                    q.top
-                ));
-                if let Some(lower) = self.lower.as_mut() {
-                    lower.send(Question { budget, ..q });
-                }
+                self.send_beside(Question { budget, ..q }, "searched beside the SAT calls");
             }
             Some(r) => {
                 let allowed = r.bound == Bound::Allowed;
@@ -304,28 +288,17 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             true => budget / Lower::SLICE,
             false => budget,
         };
-        let Some(lower) = self.lower.as_mut() else {
-            return;
-        };
-        let t = Instant::now();
-        let reply = lower.ask(Question {
+        let reply = self.ask_waiting(Question {
             budget: first,
             ..deeper
         });
-        self.report.times.lower_bound += t.elapsed();
         match reply {
-            None => self.retire_lower(),
+            None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
                 self.deeper_left -= (r.work + budget).min(self.deeper_left);
                 self.trace_lower(&r);
-                self.trace(format!(
-                    "trace: {} at most {}: the deeper search beside the windows (budget {budget})",
-                    self.lower.as_ref().map_or("lower bound", Lower::name),
-                    q.top
-                ));
-                if let Some(lower) = self.lower.as_mut() {
-                    lower.send(Question { budget, ..deeper });
-                }
+                let beside_windows = Question { budget, ..deeper };
+                self.send_beside(beside_windows, "the deeper search beside the windows");
             }
             Some(r) => {
                 self.deeper_left -= r.work.min(self.deeper_left);
@@ -342,26 +315,50 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.opts.threads < 2 || self.deeper_pending.is_none() {
             return;
         }
+        self.stop_lower();
+        let Some(q) = self.deeper_pending.take() else {
+            return;
+        };
+        if self.done || self.lower.is_none() {
+            return;
+        }
+        self.send_beside(q, "the deeper search beside the SAT calls");
+    }
+
+    /// Stops the search running beside the calls, if one is, and reads its
+    /// answer.
+    fn stop_lower(&mut self) {
         if let Some(lower) = self.lower.as_ref().filter(|l| l.busy()) {
             lower.stop();
             self.wait_lower();
         }
-        let Some(q) = self.deeper_pending.take() else {
-            return;
-        };
-        if self.done {
-            return;
+    }
+
+    /// Asks `q` while the loop waits, and counts the wait; `None` when
+    /// there is no lower bound (any more: one whose thread is gone is
+    /// retired).
+    fn ask_waiting(&mut self, q: Question) -> Option<Reply> {
+        let lower = self.lower.as_mut()?;
+        let t = Instant::now();
+        let reply = lower.ask(q);
+        self.report.times.lower_bound += t.elapsed();
+        if reply.is_none() {
+            self.retire_lower();
         }
-        let Some(lower) = self.lower.as_mut() else {
-            return;
-        };
-        lower.send(q);
+        reply
+    }
+
+    /// Sends `q` to be searched beside the calls, traced as `what`.
+    fn send_beside(&mut self, q: Question, what: &str) {
         self.trace(format!(
-            "trace: {} at most {}: the deeper search beside the SAT calls (budget {})",
+            "trace: {} at most {}: {what} (budget {})",
             self.lower.as_ref().map_or("lower bound", Lower::name),
             q.top,
             q.budget
         ));
+        if let Some(lower) = self.lower.as_mut() {
+            lower.send(q);
+        }
     }
 
     /// Reads the answers of the questions searched beside the calls.

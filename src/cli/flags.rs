@@ -38,8 +38,9 @@ pub struct SolveFlags {
     /// second (the first call: over a tenth) is answered by the first copy to
     /// finish (the run times of one formula vary a lot with clause order).
     /// Shorter calls are answered as by one solver; 1 runs one solver,
-    /// deterministically (with --no-restarts; otherwise up to the first call
-    /// put off for a restart, which depends on time). At most 64.
+    /// deterministically (with --no-restarts and --no-focus; otherwise up to
+    /// the first call put off for a restart or a focus's call run out of
+    /// its time, which depend on time). At most 64.
     #[arg(
         long,
         value_name = "N",
@@ -62,6 +63,17 @@ pub struct SolveFlags {
     /// nothing, and a layout no smaller than the best is never reported.
     #[arg(long)]
     pub no_restarts: bool,
+    /// Search the whole board from the first call. By default, until a
+    /// first layout is verified, the calls over the whole board look first
+    /// in corridors: the
+    /// free cells on shortest paths between the places a layout must link
+    /// (in front of sources and toppers, behind targets, beside splitters,
+    /// teleporters and crossovers), then those widened by one cell, then by
+    /// two, each for at most 0.05 s, every cell outside held empty. A
+    /// layout found there is verified like any other; a corridor without one
+    /// proves nothing, and the calls look wider.
+    #[arg(long)]
+    pub no_focus: bool,
     /// Give every racing copy the first copy's encoding. By default the
     /// copies after the first hold a second view of it: where loops through
     /// a splitter or teleporter are grounded, by ranks instead of by vertex
@@ -171,6 +183,7 @@ impl SolveFlags {
                 true => 0,
                 false => cegar::RESTARTS,
             },
+            focus_slice: (!self.no_focus).then_some(cegar::FOCUS_SLICE),
             eliminate: !self.no_elimination,
             lower_bound: !self.no_chain_bound,
             seed: self.debug_seed,
@@ -195,6 +208,7 @@ impl SolveFlags {
         let switches = [
             (self.no_neighbourhoods, "--no-neighbourhoods"),
             (self.no_restarts, "--no-restarts"),
+            (self.no_focus, "--no-focus"),
             (self.no_elimination, "--no-elimination"),
             (self.no_chain_bound, "--no-chain-bound"),
             (self.debug_trace, "--debug-trace"),

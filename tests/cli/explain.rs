@@ -109,6 +109,7 @@ fn solve_explains_the_real_unsolvable_levels() {
             "--json",
             "--threads",
             "1",
+            "--no-focus",
             "--explain-neighbours",
             "off",
             "--explain-timeout",

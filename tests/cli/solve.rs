@@ -151,6 +151,7 @@ fn progress_lines_during_a_long_sat_call() {
             &solver,
             "--threads",
             "1",
+            "--no-focus",
             "--no-explain",
             "level.txt",
         ],
@@ -183,6 +184,7 @@ fn progress_lines_while_explaining() {
         &solver,
         "--threads",
         "1",
+        "--no-focus",
         "--no-chain-bound",
         "--explain-timeout",
         "3",
@@ -228,6 +230,7 @@ fn solve_dump_calls_replays_every_call() {
             "--json",
             "--threads",
             "1",
+            "--no-focus",
             // The last call must be the proof, not the chain bound.
             "--no-chain-bound",
             "--dump-calls",

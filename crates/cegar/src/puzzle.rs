@@ -183,6 +183,19 @@ pub trait Puzzle {
         Vec::new()
     }
 
+    /// Focus for the first searches: sets of literals to assume, narrowest
+    /// first, each keeping the search to a part of the instance where a
+    /// candidate is likely (none: no focus). Until the first verified
+    /// candidate, a call over the whole instance (searching or proving)
+    /// assumes the current set for a short slice; an UNSAT answer or a
+    /// slice run out moves to the next set, then
+    /// to none. A model under a focus is a model of the formula, judged like
+    /// any other; an UNSAT answer under it proves nothing and is never
+    /// reported as a proof. The literals must be interface variables.
+    fn focus(&self) -> Vec<Vec<Lit>> {
+        Vec::new()
+    }
+
     /// The candidate's decisions, one per decision index.
     fn decisions_of(&self, _candidate: &Self::Candidate) -> Vec<Decision> {
         Vec::new()

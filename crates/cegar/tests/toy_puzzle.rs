@@ -31,6 +31,10 @@ struct Toy {
     /// The work each question to the lower bound's deeper search needs,
     /// when it has one (it knows the fewest lit cells, by brute force).
     deeper: Option<u64>,
+    /// Focus sets, narrowest first: the cells each keeps dark. With some,
+    /// the toy has a `strong` literal (which constrains nothing), so that
+    /// its first calls search.
+    focus: Vec<Vec<usize>>,
 }
 
 impl Toy {
@@ -44,6 +48,7 @@ impl Toy {
             with_bound,
             bound_work: 0,
             deeper: None,
+            focus: Vec::new(),
         }
     }
 
@@ -114,9 +119,12 @@ impl Puzzle for Toy {
         let (counter, clauses) = CostCounter::new(self.lit.clone(), 0, vars);
         self.counter = counter;
         clauses.into_iter().for_each(|cl| cnf.add_clause(cl));
+        let strong = (!self.focus.is_empty()).then(|| vars.new_lit());
         Ok(Encoded {
             decisions: self.cells.len(),
             max_cost: self.cells.len(),
+            strong,
+            adds_strength: strong.is_some(),
             ..Encoded::default()
         })
     }
@@ -177,6 +185,11 @@ impl Puzzle for Toy {
         (0..self.h)
             .map(|y| (y * self.w..(y + 1) * self.w).collect())
             .collect()
+    }
+
+    fn focus(&self) -> Vec<Vec<Lit>> {
+        let dark = |cells: &Vec<usize>| cells.iter().map(|&i| !self.lit[i]).collect();
+        self.focus.iter().map(dark).collect()
     }
 
     fn decisions_of(&self, on: &Vec<bool>) -> Vec<Decision> {
@@ -541,4 +554,45 @@ fn enumeration_lists_every_solution_once() {
         }
     }
     assert!(several >= 3, "only {several} cases with several solutions");
+}
+
+/// A focus that holds no solution proves nothing: with a first focus set
+/// that keeps every free cell dark (no solution there) and a second that
+/// keeps one corner dark, the loop still finds and proves the fewest lit
+/// cells that brute force gives, with one thread or two, and its first
+/// calls are the focused ones.
+#[test]
+fn a_focus_without_a_solution_proves_nothing() {
+    for rows in LEVELS {
+        let want = brute_force(&Toy::new(rows, false));
+        for threads in [1, 2] {
+            let opts = Options {
+                trace: true,
+                threads,
+                focus_slice: Some(std::time::Duration::from_secs(5)),
+                ..Options::default()
+            };
+            let mut toy = Toy::new(rows, false);
+            let free: Vec<usize> = (0..toy.cells.len())
+                .filter(|&i| toy.cells[i] == b'.')
+                .collect();
+            toy.focus = vec![free, vec![toy.cells.len() - 1]];
+            let (r, traces) = solve_traced(&mut toy, &opts);
+            assert_eq!(r.cost, want, "{rows:?}");
+            let status = match want {
+                Some(_) => Status::Optimal,
+                None => Status::Unsolvable,
+            };
+            assert_eq!(r.status, status, "{rows:?}");
+            let first = traces.iter().find(|t| t.contains("iteration 1 "));
+            assert!(
+                first.is_some_and(|t| t.contains("searching focus 0")),
+                "{rows:?}: {traces:?}"
+            );
+            assert!(
+                traces.iter().any(|t| t.contains("searching focus 1")),
+                "the first set holds no solution, so the second is tried: {traces:?}"
+            );
+        }
+    }
 }

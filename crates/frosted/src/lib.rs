@@ -11,6 +11,8 @@
 //! - [`explain`]: why a level has no solution (level check, cores,
 //!   near-solutions), [`certify`]: re-deriving a certificate's clauses,
 //!   [`generate`]: new levels built around a hidden layout;
+//! - [`improve`] and [`focus`]: the neighbourhood search's windows, and the
+//!   corridors the first searches look in;
 //! - [`picture`]: the level as an SVG and the run as an HTML replay;
 //! - [`puzzle`]: all of it as a [`cegar::Puzzle`], for the solve loop.
 
@@ -19,6 +21,7 @@ pub mod certify;
 pub mod chains;
 pub mod encode;
 pub mod explain;
+pub mod focus;
 pub mod generate;
 pub mod grid;
 pub mod improve;

@@ -5,8 +5,9 @@
 //! belts placed on its `.` cells); its cost is the number of belts placed.
 
 use crate::chains::{self, ChainBound};
-use crate::encode::{EncodeOptions, Encoding, LoopGates};
+use crate::encode::{option_index, EncodeOptions, Encoding, LoopGates};
 use crate::explain::Learned;
+use crate::focus::corridors;
 use crate::improve::windows;
 use crate::judge::{explain, judge};
 use crate::level::{Level, Tile};
@@ -166,6 +167,22 @@ impl Puzzle for Frosted {
 
     fn windows(&self) -> Vec<Vec<usize>> {
         windows(self.level.shape, self.enc().free.as_slice())
+    }
+
+    /// The corridors of [`crate::focus`], narrowest first: "no belt" on
+    /// each free cell outside.
+    fn focus(&self) -> Vec<Vec<Lit>> {
+        let enc = self.enc();
+        corridors(&self.level)
+            .iter()
+            .map(|inside| {
+                enc.free
+                    .enumerate()
+                    .filter(|(_, c)| !inside[c.index()])
+                    .map(|(i, _)| enc.choice[i][option_index(None)])
+                    .collect()
+            })
+            .collect()
     }
 
     fn decisions_of(&self, layout: &Level) -> Vec<Decision> {

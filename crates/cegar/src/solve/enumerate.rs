@@ -53,6 +53,8 @@ pub fn enumerate<P: Puzzle>(
 ) -> Result<Enumeration<P::Candidate>, String> {
     let mut opts = opts.clone();
     opts.first = false;
+    // Its UNSAT answers end the enumeration: no call may be focused.
+    opts.focus_slice = None;
     if opts.max_cost.is_some() {
         opts.neighbourhoods = false;
     }

@@ -13,6 +13,7 @@
 //! searching is UNSAT), then proves.
 
 mod enumerate;
+mod focus;
 mod lower;
 mod neighbourhood;
 mod restart;
@@ -20,6 +21,7 @@ mod run;
 mod setup;
 
 pub use enumerate::{enumerate, EnumEnd, Enumeration};
+pub use focus::FOCUS_SLICE;
 pub use restart::{RESTARTS, RESTART_SLICE};
 
 use crate::puzzle::Puzzle;
@@ -89,6 +91,12 @@ pub struct Options {
     /// The time that call gets before the first restart, doubled after each
     /// ([`RESTART_SLICE`]); zero puts it off before it runs, for tests.
     pub restart_slice: Duration,
+    /// Until the first verified candidate, each of the puzzle's focus sets
+    /// ([`crate::Puzzle::focus`]) gets a call over the whole instance of this long
+    /// ([`FOCUS_SLICE`]) before the calls over the whole instance; `None`:
+    /// no focus (the calls then depend on time only through restarts and
+    /// the race).
+    pub focus_slice: Option<Duration>,
     /// Write the formula of every SAT call to `DIR/call-NNNN.cnf` (see
     /// [`crate::sat::call_dump`]); the folder must exist.
     pub dump_calls: Option<PathBuf>,
@@ -133,6 +141,7 @@ impl Default for Options {
             neighbourhoods: true,
             restarts: RESTARTS,
             restart_slice: RESTART_SLICE,
+            focus_slice: None,
             dump_calls: None,
             head_start: RACE_HEAD_START,
             eliminate: true,

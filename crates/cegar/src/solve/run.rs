@@ -1,6 +1,7 @@
 //! The loop's state and its steps: ask, read the answer, check the candidate,
 //! refine on a failure, tighten the bound on a success, and stop at a proof.
 
+use super::focus::Focus;
 use super::lower::{Lower, Question, Reply};
 use super::neighbourhood::Neighbourhood;
 use super::restart::Restart;
@@ -53,6 +54,8 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) last_call: Vec<Lit>,
     /// Restarts from another candidate while the proving call is slow.
     pub(super) restart: Restart,
+    /// Where the first searching calls look before the whole instance.
+    pub(super) focus: Focus,
 }
 
 /// The racing copies' second view: the puzzle's other encoding (no
@@ -500,8 +503,20 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             a.extend(assume);
         }
         a.extend(self.neighbourhood.assumptions());
+        a.extend(self.focused().unwrap_or_default());
         self.check_interface(a.iter())?;
         Ok(a)
+    }
+
+    /// The focus the next call assumes: on a call over the whole instance
+    /// before the first verified candidate (searching or proving), the
+    /// current focus set, if any.
+    fn focused(&self) -> Option<&[Lit]> {
+        let whole = self.neighbourhood.current().is_none() && !self.restart.calling;
+        match whole && self.report.candidate.is_none() {
+            true => self.focus.current(),
+            false => None,
+        }
     }
 
     /// A restart's call: searching, every goal, no bound, and part of the
@@ -521,6 +536,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn mode(&self) -> String {
         match self.neighbourhood.current() {
             Some(w) => format!("improving window {w}"),
+            None if self.focused().is_some() => {
+                let mode = if self.proving { "proving" } else { "searching" };
+                format!("{mode} focus {}", self.focus.step())
+            }
             None if self.restart.calling => "restarting".into(),
             None if self.proving => "proving".into(),
             None => "searching".into(),
@@ -558,7 +577,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
         let t = Instant::now();
         let n_vars = self.vars.n_used();
-        let deadline = match self.restart.call_end(self.proving_with_best()) {
+        let slice_end = match self.focused() {
+            Some(_) => Some(self.focus.call_end(t)),
+            None => self.restart.call_end(self.proving_with_best()),
+        };
+        let deadline = match slice_end {
             Some(end) => Some(self.deadline.map_or(end, |d| d.min(end))),
             None => self.deadline,
         };
@@ -606,11 +629,16 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 self.restart.put_off();
                 continue;
             }
+            let focused = self.focused().is_some();
             match self.ask()? {
                 // Interrupted by a refutation of the lower bound: read it.
                 Answer::Unknown if self.lower.as_ref().is_some_and(Lower::refuted) => {
                     self.wait_lower()
                 }
+                // Not within the focus, or not in its slice: no proof of
+                // anything; look wider.
+                Answer::Unsat if focused => self.focus.widen(),
+                Answer::Unknown if focused && self.time_left() => self.focus.widen(),
                 Answer::Unknown if !improving && self.may_restart() => {
                     self.trace("trace: the call ran out of its slice: restarting".into());
                     self.restart.put_off();
@@ -733,6 +761,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// A verified candidate: the best so far. Then look for a cheaper one,
     /// unless the lower bound proves there is none.
     fn on_accepted(&mut self, candidate: P::Candidate, cost: usize) {
+        self.focus.end();
         if self.report.cost.is_some_and(|best| cost >= best) {
             self.descend_from_restart(&candidate, cost);
             return;

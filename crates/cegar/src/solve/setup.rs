@@ -4,6 +4,7 @@
 //! thread of its own, while the first calls run), the clauses are shuffled if asked, and the backend
 //! receives them.
 
+use super::focus::Focus;
 use super::neighbourhood::Neighbourhood;
 use super::restart::Restart;
 use super::run::{Loop, Second};
@@ -50,6 +51,7 @@ pub(super) fn start<'a, P: Puzzle>(
         },
         ..Report::empty(opts.solver.name(), opts.threads)
     };
+    let focus = Focus::new(puzzle.focus(), opts.focus_slice);
     let windows = match opts.neighbourhoods && !opts.first {
         true => puzzle.windows(),
         false => Vec::new(),
@@ -89,6 +91,7 @@ pub(super) fn start<'a, P: Puzzle>(
         done: false,
         last_call: Vec::new(),
         restart: Restart::new(opts),
+        focus,
     };
     for cl in &first {
         lp.add_encoding(cl);

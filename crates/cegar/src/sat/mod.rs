@@ -67,6 +67,12 @@ pub trait Backend {
     /// the call is looking for); `None` stops listening. A
     /// [`race::Race`] and CaDiCaL listen; another backend may ignore it.
     fn interrupt_on(&mut self, _flag: Option<Arc<AtomicBool>>) {}
+
+    /// The calls so far were short preliminaries (the loop's focused
+    /// calls): the next call is the first over the whole instance, and a
+    /// [`race::Race`] lets its other members join it as early as a first
+    /// call's. Other backends ignore it.
+    fn next_call_is_first(&mut self) {}
 }
 
 /// The backends `--solver` accepts.

@@ -122,6 +122,9 @@ pub struct Race {
     results: mpsc::Receiver<Done>,
     answered: Arc<AtomicU64>,
     call: u64,
+    /// The call whose members join early, as a first call's (1, or the
+    /// one after [`Backend::next_call_is_first`]).
+    first_call: u64,
     core: Option<Vec<Lit>>,
     /// The member whose answer the last call returned (`None`: no answer).
     answered_by: Option<usize>,
@@ -173,6 +176,7 @@ impl Race {
             results,
             answered,
             call: 0,
+            first_call: 1,
             core: None,
             answered_by: None,
             head_start,
@@ -212,9 +216,9 @@ impl Race {
     /// small level's first call still ends well within its head start,
     /// alone, as before.
     fn head_start_of(&self, call: u64) -> Duration {
-        match call {
-            1 => self.head_start.min(FIRST_CALL_HEAD_START),
-            _ => self.head_start,
+        match call == self.first_call {
+            true => self.head_start.min(FIRST_CALL_HEAD_START),
+            false => self.head_start,
         }
     }
 
@@ -559,6 +563,10 @@ impl Backend for Race {
         }
         self.interrupt = flag;
     }
+
+    fn next_call_is_first(&mut self) {
+        self.first_call = self.call + 1;
+    }
 }
 
 impl Drop for Race {
@@ -868,5 +876,22 @@ mod tests {
         let race = Race::new(&SolverChoice::Varisat, 2, Duration::from_millis(50));
         assert_eq!(race.head_start_of(1), Duration::from_millis(50));
         assert_eq!(race.head_start_of(2), Duration::from_millis(50));
+    }
+
+    /// After focused calls (short preliminaries), the call that
+    /// [`Backend::next_call_is_first`] names is raced as soon as a first
+    /// call, and the first call no longer is.
+    #[test]
+    fn the_first_call_after_preliminaries_is_raced_sooner() {
+        let mut race = Race::new(&SolverChoice::Varisat, 2, Duration::from_secs(1));
+        let a = Lit::new(0, false);
+        race.add_clause(&Clause::from([a]));
+        for _ in 0..3 {
+            assert!(matches!(race.solve(&[], 1, None), Ok(Answer::Sat(_))));
+        }
+        race.next_call_is_first();
+        assert_eq!(race.head_start_of(4), Duration::from_millis(100));
+        assert_eq!(race.head_start_of(1), Duration::from_secs(1));
+        assert_eq!(race.head_start_of(5), Duration::from_secs(1));
     }
 }

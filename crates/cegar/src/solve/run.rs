@@ -54,7 +54,8 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) last_call: Vec<Lit>,
     /// Restarts from another candidate while the proving call is slow.
     pub(super) restart: Restart,
-    /// Where the first searching calls look before the whole instance.
+    /// Where the calls before the first verified candidate look before the
+    /// whole instance.
     pub(super) focus: Focus,
 }
 
@@ -519,6 +520,16 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
     }
 
+    /// The focused call found nothing: the next focus set, or, after the
+    /// last, the whole instance, whose first call the backend then treats
+    /// as a first call (a race's members join it early).
+    fn widen_focus(&mut self) {
+        self.focus.widen();
+        if self.focus.current().is_none() {
+            self.backend.next_call_is_first();
+        }
+    }
+
     /// A restart's call: searching, every goal, no bound, and part of the
     /// best candidate's paid decisions changed (see [`Restart`]).
     fn restart_assumptions(&mut self) -> Result<Vec<Lit>, String> {
@@ -637,8 +648,8 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 }
                 // Not within the focus, or not in its slice: no proof of
                 // anything; look wider.
-                Answer::Unsat if focused => self.focus.widen(),
-                Answer::Unknown if focused && self.time_left() => self.focus.widen(),
+                Answer::Unsat if focused => self.widen_focus(),
+                Answer::Unknown if focused && self.time_left() => self.widen_focus(),
                 Answer::Unknown if !improving && self.may_restart() => {
                     self.trace("trace: the call ran out of its slice: restarting".into());
                     self.restart.put_off();

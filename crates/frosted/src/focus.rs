@@ -11,7 +11,7 @@
 //! guess: the loop assumes the cells outside it hold no belt, and a model
 //! under that is a layout like any other, judged by the simulator; an
 //! UNSAT answer under it proves nothing, and the loop widens it
-//! (`cegar::Puzzle::focus`, `encodings/README.md`, "Focus").
+//! (`cegar::Puzzle::focus`; FO in `encodings/README.md`).
 
 use crate::grid::{CellId, Dir, Shape};
 use crate::level::{Level, Tile};

@@ -918,19 +918,26 @@ fn chain_bound_proofs_agree_with_sat_proofs_on_the_example_levels() {
     );
 }
 
+/// The chain bound of the generated level `name`, plain and priced by
+/// simple paths.
+fn plain_and_simple(name: &str) -> (ChainBound, ChainBound) {
+    let path = format!("{}/levels/generated/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+    let level = common::load(std::path::Path::new(&path));
+    let plain = ChainBound::new(&level).expect("the bound applies");
+    let simple = ChainBound::new(&level)
+        .expect("the bound applies")
+        .with_simple_paths(true);
+    (plain, simple)
+}
+
 /// Priced by simple paths, the bound proves the minimum of the generated
 /// level far-031 (38 belts, which the SAT calls take minutes to prove;
 /// the plain bound refutes only 33): the second source's route must go
 /// round its own toppers and target. A budget far above the loop's.
 #[test]
 fn simple_paths_prove_38_belts_minimal_on_far_031() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/generated/far-031.txt");
-    let level = common::load(std::path::Path::new(path));
-    let plain = ChainBound::new(&level).expect("the bound applies");
+    let (plain, simple) = plain_and_simple("far-031");
     assert!(matches!(plain.allows(34, BUDGET), Bound::Allowed { .. }));
-    let simple = ChainBound::new(&level)
-        .expect("the bound applies")
-        .with_simple_paths(true);
     assert_eq!(simple.allows(37, 2_000_000_000), Bound::Refuted);
     assert!(matches!(
         simple.allows(38, 2_000_000_000),
@@ -946,13 +953,8 @@ fn simple_paths_prove_38_belts_minimal_on_far_031() {
 /// it still refutes 37, which the plain bound allows.
 #[test]
 fn a_stopped_deeper_search_allows_nothing() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/generated/game-019.txt");
-    let level = common::load(std::path::Path::new(path));
-    let plain = ChainBound::new(&level).expect("the bound applies");
+    let (plain, simple) = plain_and_simple("game-019");
     assert!(matches!(plain.allows(37, BUDGET), Bound::Allowed { .. }));
-    let simple = ChainBound::new(&level)
-        .expect("the bound applies")
-        .with_simple_paths(true);
     let stop = std::sync::atomic::AtomicBool::new(true);
     for k in [37, 40, 45, 49] {
         let answer = simple.allows_unless(k, u64::MAX, Some(&stop));

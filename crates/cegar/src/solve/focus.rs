@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 /// The time a focused call gets before the focus widens.
 pub const FOCUS_SLICE: Duration = Duration::from_millis(50);
 
-/// The focus sets still to try and the slice each gets.
+/// The focus sets still to try and the slice each gets (none: focus off).
+#[derive(Default)]
 pub(super) struct Focus {
     sets: Vec<Vec<Lit>>,
     at: usize,
@@ -19,18 +20,9 @@ pub(super) struct Focus {
 }
 
 impl Focus {
-    /// The puzzle's sets, each tried for `slice`; none when `slice` is
-    /// `None` (focus off).
-    pub(super) fn new(sets: Vec<Vec<Lit>>, slice: Option<Duration>) -> Focus {
-        let sets = match slice {
-            Some(_) => sets,
-            None => Vec::new(),
-        };
-        Focus {
-            sets,
-            at: 0,
-            slice: slice.unwrap_or_default(),
-        }
+    /// The puzzle's sets, each tried for `slice`.
+    pub(super) fn new(sets: Vec<Vec<Lit>>, slice: Duration) -> Focus {
+        Focus { sets, at: 0, slice }
     }
 
     /// The literals the next call assumes, if it is a focused one.

@@ -51,7 +51,11 @@ pub(super) fn start<'a, P: Puzzle>(
         },
         ..Report::empty(opts.solver.name(), opts.threads)
     };
-    let focus = Focus::new(puzzle.focus(), opts.focus_slice);
+    // The puzzle computes its focus only when it is on.
+    let focus = match opts.focus_slice {
+        Some(slice) => Focus::new(puzzle.focus(), slice),
+        None => Focus::default(),
+    };
     let windows = match opts.neighbourhoods && !opts.first {
         true => puzzle.windows(),
         false => Vec::new(),

@@ -2,11 +2,11 @@
 //! which free cells lead to each point, the topped cells, the forks'
 //! exits and the targets, or why the bound does not apply to the level.
 
+use super::fast_map::FastMap;
 use super::{ChainBound, Landing, Waypoint, MAX_WAYPOINTS};
 use crate::grid::{CellId, Dir, Kind};
 use crate::level::{Accepts, Level, Tile};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 
 impl ChainBound {
     /// The chain view of `level`, or why the bound does not apply to it.
@@ -71,13 +71,13 @@ impl ChainBound {
                 .shape
                 .cells()
                 .any(|c| matches!(level.tile(c), Tile::Crossover | Tile::Bumper { .. })),
-            cache: RefCell::new(HashMap::new()),
-            simple_memo: RefCell::new(HashMap::new()),
+            cache: RefCell::new(FastMap::default()),
+            simple_memo: RefCell::new(FastMap::default()),
             xy,
             simple_paths: false,
             walls: RefCell::new(None),
             pairs: true,
-            pair_memo: RefCell::new(HashMap::new()),
+            pair_memo: RefCell::new(FastMap::default()),
             work: Cell::new(0),
             known: Cell::new((None, None)),
         })

@@ -41,15 +41,16 @@
 mod build;
 mod cost;
 mod distance;
+mod fast_map;
 mod pair;
 mod search;
 mod simple;
 
 use crate::grid::{CellId, Kind, Pos};
 use crate::level::Accepts;
+use fast_map::FastMap;
 use search::Search;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -117,15 +118,15 @@ type Excl = [u32; 2];
 const NONE: u32 = u32::MAX;
 
 /// Distances already measured: per (point, exclusion set, forward).
-type DistCache = RefCell<HashMap<(usize, Excl, bool), Arc<Vec<u32>>>>;
+type DistCache = RefCell<FastMap<(usize, Excl, bool), Arc<Vec<u32>>>>;
 
 /// [`ChainBound::simple_chain`]'s answers per (start, waypoint order, end's
 /// point).
-type SimpleMemo = RefCell<HashMap<(usize, Vec<usize>, usize), simple::Memo>>;
+type SimpleMemo = RefCell<FastMap<(usize, Vec<usize>, usize), simple::Memo>>;
 
 /// [`ChainBound::pair_below`]'s answers per pair of chains (start, waypoint
 /// order, end's point).
-type PairMemo = RefCell<HashMap<(pair::Shape, pair::Shape), pair::Memo>>;
+type PairMemo = RefCell<FastMap<(pair::Shape, pair::Shape), pair::Memo>>;
 
 /// A level seen as chains, ready to bound.
 pub struct ChainBound {

@@ -1,74 +1,24 @@
-//! The chain bound's caches as hash maps with a fast hasher: their keys are
-//! small integers (and short lists of them) that the bound itself makes,
-//! so the standard hasher's defence against chosen collisions buys
-//! nothing there and costs a good part of each lookup. The caches are only
-//! read and written by key, never walked, so the hasher changes no result.
-
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+//! The chain bound's caches as hash maps with a fast hasher (`rustc-hash`,
+//! already in the build through `rustsat`): their keys are small integers
+//! (and short lists of them) that the bound itself makes, so the standard
+//! hasher's defence against chosen collisions buys nothing there and costs
+//! a good part of each lookup. The caches are only read and written by
+//! key, never walked, so the hasher changes no result.
 
 /// A hash map keyed by the bound's own small values.
-pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
-
-/// Mixes each word into the state by a rotation, an xor and a multiply
-/// (the scheme of the Firefox and rustc hashers).
-#[derive(Default, Clone, Copy)]
-pub(super) struct WordHasher {
-    hash: u64,
-}
-
-/// An odd constant whose bits are well spread.
-const MIX: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(MIX);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
+pub(super) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hash::BuildHasher;
 
-    /// Keys that differ in one small part land in different buckets of
-    /// the hash, and equal keys hash alike.
+    /// Keys that differ in one small part hash apart, and equal keys hash
+    /// alike.
     #[test]
     fn small_keys_hash_apart() {
-        let hash = |k: &(usize, [u32; 2], bool)| {
-            let mut h = WordHasher::default();
-            std::hash::Hash::hash(k, &mut h);
-            h.finish()
-        };
+        let map: FastMap<(usize, [u32; 2], bool), ()> = FastMap::default();
+        let hash = |k: &(usize, [u32; 2], bool)| map.hasher().hash_one(k);
         let mut seen = std::collections::HashSet::new();
         for a in 0..50 {
             for x in 0..20 {

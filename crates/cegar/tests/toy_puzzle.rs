@@ -418,6 +418,37 @@ fn a_slow_deeper_search_goes_on_beside_the_proving_call() {
     assert!(waited && beside, "{traces:?}");
 }
 
+/// On a puzzle with more decisions than `lower_bound_wait_decisions`, with
+/// two threads, the questions after a candidate go beside the SAT calls at
+/// once: only the first question (before any call) is answered while the
+/// loop waits, and the same claim is proved.
+#[test]
+fn questions_after_a_candidate_go_beside_the_calls_at_once() {
+    let opts = Options {
+        threads: 2,
+        trace: true,
+        lower_bound_wait_decisions: 0,
+        ..Options::default()
+    };
+    let mut toy = Toy::new(LEVELS[1], true);
+    toy.deeper = Some(0);
+    let (r, traces) = solve_traced(&mut toy, &opts);
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.cost, Some(7));
+    assert_eq!(r.proof().and_then(|p| p.max_cost), Some(6));
+    let sent = traces
+        .iter()
+        .any(|t| t.contains("at most 6: searched beside the SAT calls (budget"));
+    assert!(sent, "the question after the candidate: {traces:?}");
+    let answers: Vec<&String> = traces.iter().filter(|t| t.contains("(work ")).collect();
+    assert!(!answers.is_empty(), "{traces:?}");
+    let waited_after_first = answers[1..]
+        .iter()
+        .filter(|t| !t.contains("beside the SAT calls"))
+        .count();
+    assert_eq!(waited_after_first, 0, "{traces:?}");
+}
+
 /// A lower bound that needs more work than the slice of its budget the
 /// loop waits for: with one thread the loop waits for the whole search,
 /// which proves the claim before any SAT call; with two, the search goes on

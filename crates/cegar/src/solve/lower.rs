@@ -2,24 +2,28 @@
 //!
 //! A lower-bound search either refutes a bound quickly or runs out of its
 //! budget, and one that runs out has cost a few hundredths of a second for
-//! nothing. So each question goes first to a short search the loop waits
+//! nothing. When the loop has a second core (`--threads` above 1), the
+//! searches run beside the SAT calls, with a budget 250 times larger
+//! (`Options::lower_bound_beside_budget`: there a search costs only what
+//! it takes from the racing copies), and the loop reads their answers
+//! between calls. A question goes first to a short search the loop waits
 //! for (a [`Lower::SLICE`] of the budget: small levels are answered there,
-//! the same way every time); when that runs out and the loop has a second
-//! core (`--threads` above 1), the search runs again beside the SAT calls,
-//! with a budget 250 times larger (`Options::lower_bound_beside_budget`:
-//! there it costs only what it takes from the racing copies), and the loop
-//! reads its answer between calls. A refutation that arrives
-//! during a call interrupts it ([`crate::sat::Backend::interrupt_on`]). A
-//! new question (after a new candidate) stops the search still running
-//! beside the calls, reads its answer, and starts with a slice again.
-//! With one thread every search runs to its full budget while the loop
-//! waits, as before.
+//! the same way every time) and beside the calls only when that runs out;
+//! but on a puzzle with more decisions than
+//! `Options::lower_bound_wait_decisions`, the questions after each
+//! candidate go beside the calls at once. A refutation that arrives during a call
+//! interrupts it ([`crate::sat::Backend::interrupt_on`]). A new question
+//! (after a new candidate) stops the search still running beside the
+//! calls and reads its answer. With one thread every search runs to its
+//! full budget while the loop waits.
 //!
 //! A bound may also have a deeper search ([`LowerBound::allows_deeper`]):
 //! the loop asks it only after the plain search allowed one unit under a
-//! verified candidate, first while it waits (with a small budget), then,
-//! if that runs out, beside the next call over the whole instance
-//! (`Loop::ask_deeper`, `Loop::deeper_beside`).
+//! verified candidate, with a small budget (with a second core, beside the
+//! neighbourhood search's calls: at once or after a slice, as above), then,
+//! if that runs out, beside the
+//! next call over the whole instance (`Loop::ask_deeper`,
+//! `Loop::deeper_beside`).
 //!
 //! An answer read late means the same as one read at once: a refutation of
 //! "cost at most `k`" holds whatever the solver has found since, and the

@@ -44,16 +44,19 @@ pub const RACE_HEAD_START: Duration = Duration::from_millis(250);
 /// chain bound counts cells looked at and distance lookups: its proof on
 /// 09-tropical-rain/11 takes about 1.3 million, and a search that runs out
 /// takes a few hundredths of a second). With several threads the loop
-/// waits for a quarter of it and runs the search again beside the SAT
+/// waits for a quarter of it and then runs the search again beside the
 /// calls ([`lower`]) with [`LOWER_BOUND_BESIDE_BUDGET`], so that a search
-/// that runs out costs a quarter of the wait. The loop stops
+/// that runs out costs a quarter of the wait; after a candidate, on a
+/// puzzle with more than [`LOWER_BOUND_WAIT_DECISIONS`] decisions, it asks
+/// beside the calls at once. The loop stops
 /// asking after the first search after a candidate that runs out: searches
 /// for the next bounds down seldom fare better, and each would cost as much
 /// again.
 pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 
-/// The work a lower-bound search beside the SAT calls may do, after the
-/// slice the loop waited for ran out: 250 times [`LOWER_BOUND_BUDGET`],
+/// The work a lower-bound search beside the SAT calls may do (after a
+/// candidate, or after the first question's slice ran out): 250 times
+/// [`LOWER_BOUND_BUDGET`],
 /// about 3 s of a core of its own (the chain bound), longer when it shares
 /// the cores with the racing copies. Beside the calls a long search costs
 /// only what it takes from those copies, and it ends early when a new
@@ -64,10 +67,22 @@ pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 pub const LOWER_BOUND_BESIDE_BUDGET: u64 = 1_000_000_000;
 
 /// The work of a search by the lower bound's deeper search
-/// ([`crate::LowerBound::allows_deeper`]), asked while the loop waits after
-/// the plain search allowed one unit under a verified candidate: about a
-/// twentieth of a second. A solve spends at most four times this on them.
+/// ([`crate::LowerBound::allows_deeper`]), asked after the plain search
+/// allowed one unit under a verified candidate (while the loop waits with
+/// one thread; with several, beside the neighbourhood search's calls, as
+/// [`LOWER_BOUND_BUDGET`] says): about a twentieth of a second. A solve spends at most four times this
+/// on them.
 pub const LOWER_BOUND_DEEPER_BUDGET: u64 = 4_000_000;
+
+/// The most decisions a puzzle may have for the loop to wait for a slice
+/// of the lower bound's questions after each candidate (with several
+/// threads; [`Options::lower_bound_wait_decisions`]). Every example level
+/// of the project has at most 21 free cells, and their solves, a few
+/// milliseconds each, are then the same on every run; the generated
+/// levels near the corpus' median have 35 or more, and there the waits
+/// took about a tenth of the solve (docs/performance.md, "After a
+/// candidate, beside the calls at once").
+pub const LOWER_BOUND_WAIT_DECISIONS: usize = 32;
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -119,6 +134,12 @@ pub struct Options {
     /// times which a solve may spend on them ([`LOWER_BOUND_DEEPER_BUDGET`];
     /// 0: never asked).
     pub lower_bound_deeper_budget: u64,
+    /// With several threads, a puzzle with at most this many decisions
+    /// waits for a slice of each lower-bound question after a candidate,
+    /// so that its answers are the same on every run; on a larger one
+    /// those questions go beside the SAT calls at once
+    /// ([`LOWER_BOUND_WAIT_DECISIONS`]).
+    pub lower_bound_wait_decisions: usize,
     /// Shuffle the clauses with this seed before the solver sees them.
     pub seed: Option<u64>,
     /// Send [`Event::Trace`] and [`Event::Rejected`] events.
@@ -149,6 +170,7 @@ impl Default for Options {
             lower_bound_budget: LOWER_BOUND_BUDGET,
             lower_bound_beside_budget: LOWER_BOUND_BESIDE_BUDGET,
             lower_bound_deeper_budget: LOWER_BOUND_DEEPER_BUDGET,
+            lower_bound_wait_decisions: LOWER_BOUND_WAIT_DECISIONS,
             seed: None,
             trace: false,
             record: false,

@@ -219,17 +219,30 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     }
 
     /// Asks the lower bound whether a candidate costing at most `q.top`
-    /// could solve: first a slice of the budget while the loop waits, then,
-    /// with a second thread, the larger budget of a search beside the SAT
-    /// calls (`Options::lower_bound_beside_budget`; see [`super::lower`]);
-    /// with one thread, the whole budget at once. A
-    /// search still running beside the calls is stopped first (the new
+    /// could solve. With one thread the loop waits for the whole budget.
+    /// With a second thread, it waits for a slice of the budget
+    /// ([`Lower::SLICE`]), and when that runs out the search goes on beside
+    /// the SAT calls with the larger budget of a search there
+    /// (`Options::lower_bound_beside_budget`; see [`super::lower`]); its
+    /// answer is read between calls ([`Loop::read_lower`]). A question
+    /// after a verified candidate skips the wait and goes beside the calls
+    /// at once when the puzzle is not small ([`Loop::asks_beside_at_once`]).
+    /// A search still running beside the calls is stopped first (the new
     /// question makes it moot) and its answer read.
     fn ask_lower(&mut self, q: Question) {
         let beside = self.opts.threads > 1;
         self.deeper_pending = None;
         self.stop_lower();
         if self.done {
+            return;
+        }
+        let budget_beside = self.opts.lower_bound_beside_budget.max(q.budget);
+        if q.after_candidate && self.asks_beside_at_once() {
+            let q = Question {
+                budget: budget_beside,
+                ..q
+            };
+            self.send_beside(q, "searched beside the SAT calls");
             return;
         }
         let first = Question {
@@ -243,8 +256,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
                 self.trace_lower(&r);
-                let budget = self.opts.lower_bound_beside_budget.max(q.budget);
-                self.send_beside(Question { budget, ..q }, "searched beside the SAT calls");
+                let q = Question {
+                    budget: budget_beside,
+                    ..q
+                };
+                self.send_beside(q, "searched beside the SAT calls");
             }
             Some(r) => {
                 let allowed = r.bound == Bound::Allowed;
@@ -256,16 +272,27 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
     }
 
+    /// Whether the questions after a candidate go beside the SAT calls at
+    /// once: with a second thread, on a puzzle with more decisions than
+    /// [`Options::lower_bound_wait_decisions`]. Waiting for a slice first
+    /// keeps a small puzzle's answers the same on every run; on larger
+    /// ones the wait costs more than it is worth (docs/performance.md,
+    /// "After a candidate, beside the calls at once").
+    fn asks_beside_at_once(&self) -> bool {
+        self.opts.threads > 1 && self.enc.decisions > self.opts.lower_bound_wait_decisions
+    }
+
     /// Asks the lower bound's deeper search about `q.top` (the plain search
     /// allowed it), with [`Options::lower_bound_deeper_budget`] or what is
-    /// left of four times that for the solve: a refutation is a proof. With
-    /// one thread the loop waits for the whole search; with more, for a
-    /// [`Lower::SLICE`] of it (small levels are answered there, the same way
-    /// on every run), and when that runs out the search goes on beside the
-    /// neighbourhood search's calls, which leave the second core idle. The
-    /// loosest questions, the first ones, cost the most (a search prunes
-    /// less with a loose bound), so one that runs out does not end the
-    /// deeper questions. Unless it answers, the question waits to go on
+    /// left of four times that for the solve (the work each search did is
+    /// charged): a refutation is a proof. With one thread the loop waits
+    /// for the whole search. With more, the search goes beside the
+    /// neighbourhood search's calls, which leave the second core idle: at
+    /// once when the puzzle is not small ([`Loop::asks_beside_at_once`]),
+    /// else after a [`Lower::SLICE`] of it the loop waits for has run out.
+    /// The loosest questions, the first ones, cost the most (a search
+    /// prunes less with a loose bound), so one that runs out does not end
+    /// the deeper questions. Unless it answers, the question waits to go on
     /// beside the next call over the whole instance, with a larger budget
     /// ([`Loop::deeper_beside`]). With the budget 0, the deeper search is
     /// never asked.
@@ -286,28 +313,28 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.deeper_left == 0 {
             return;
         }
-        let beside = self.opts.threads > 1;
         let budget = self.opts.lower_bound_deeper_budget.min(self.deeper_left);
+        let deeper = Question { budget, ..deeper };
+        if self.asks_beside_at_once() {
+            self.send_beside(deeper, "the deeper search beside the windows");
+            return;
+        }
+        let beside = self.opts.threads > 1;
         let first = match beside {
             true => budget / Lower::SLICE,
             false => budget,
         };
-        let reply = self.ask_waiting(Question {
+        match self.ask_waiting(Question {
             budget: first,
             ..deeper
-        });
-        match reply {
+        }) {
             None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
-                self.deeper_left -= (r.work + budget).min(self.deeper_left);
-                self.trace_lower(&r);
-                let beside_windows = Question { budget, ..deeper };
-                self.send_beside(beside_windows, "the deeper search beside the windows");
-            }
-            Some(r) => {
                 self.deeper_left -= r.work.min(self.deeper_left);
-                self.on_lower(r);
+                self.trace_lower(&r);
+                self.send_beside(deeper, "the deeper search beside the windows");
             }
+            Some(r) => self.on_lower(r),
         }
     }
 
@@ -365,12 +392,23 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
     }
 
-    /// Reads the answers of the questions searched beside the calls.
+    /// Reads the answers of the questions searched beside the calls; a
+    /// question asked after a candidate that the plain search allowed goes
+    /// on to the deeper search, as when the loop waits for it
+    /// ([`Loop::ask_lower`]).
     fn read_lower(&mut self) {
         while let Some(r) = self.lower.as_mut().and_then(Lower::poll) {
+            let go_deeper = r.bound == Bound::Allowed
+                && r.question.after_candidate
+                && !r.question.deeper
+                && !r.stopped;
+            let q = r.question;
             self.on_lower(r);
             if self.done {
                 return;
+            }
+            if go_deeper {
+                self.ask_deeper(q);
             }
         }
     }
@@ -395,6 +433,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn on_lower(&mut self, r: Reply) {
         self.trace_lower(&r);
         let name = self.lower.as_ref().map_or("lower bound", Lower::name);
+        if r.question.deeper && r.question.budget <= self.opts.lower_bound_deeper_budget {
+            // The solve's allowance for the deeper search pays for the
+            // work done, not the budget given.
+            self.deeper_left -= r.work.min(self.deeper_left);
+        }
         if r.question.deeper && r.bound == Bound::Allowed {
             // Allowed: no larger budget would refute it.
             self.deeper_pending = None;

@@ -11,19 +11,18 @@
 //! the same way every time) and beside the calls only when that runs out;
 //! but on a puzzle with more decisions than
 //! `Options::lower_bound_wait_decisions`, the questions after each
-//! candidate go beside the calls at once. A refutation that arrives during a call
-//! interrupts it ([`crate::sat::Backend::interrupt_on`]). A new question
-//! (after a new candidate) stops the search still running beside the
-//! calls and reads its answer. With one thread every search runs to its
-//! full budget while the loop waits.
+//! candidate go beside the calls at once. A refutation that arrives during
+//! a call interrupts it ([`crate::sat::Backend::interrupt_on`]). A new
+//! question (after a new candidate) stops the search still running beside
+//! the calls and reads its answer. With one thread every search runs to
+//! its full budget while the loop waits.
 //!
 //! A bound may also have a deeper search ([`LowerBound::allows_deeper`]):
 //! the loop asks it only after the plain search allowed one unit under a
 //! verified candidate, with a small budget (with a second core, beside the
 //! neighbourhood search's calls: at once or after a slice, as above), then,
-//! if that runs out, beside the
-//! next call over the whole instance (`Loop::ask_deeper`,
-//! `Loop::deeper_beside`).
+//! if that runs out, beside the next call over the whole instance
+//! (`Loop::ask_deeper`, `Loop::deeper_beside`).
 //!
 //! An answer read late means the same as one read at once: a refutation of
 //! "cost at most `k`" holds whatever the solver has found since, and the

@@ -54,8 +54,9 @@ pub const RACE_HEAD_START: Duration = Duration::from_millis(250);
 /// again.
 pub const LOWER_BOUND_BUDGET: u64 = 4_000_000;
 
-/// The work a lower-bound search beside the SAT calls may do (after a
-/// candidate, or after the first question's slice ran out): 250 times
+/// The work a lower-bound search beside the SAT calls may do (after the
+/// slice the loop waited for ran out, or at once after a candidate on a
+/// puzzle that is not small): 250 times
 /// [`LOWER_BOUND_BUDGET`],
 /// about 3 s of a core of its own (the chain bound), longer when it shares
 /// the cores with the racing copies. Beside the calls a long search costs
@@ -70,8 +71,8 @@ pub const LOWER_BOUND_BESIDE_BUDGET: u64 = 1_000_000_000;
 /// ([`crate::LowerBound::allows_deeper`]), asked after the plain search
 /// allowed one unit under a verified candidate (while the loop waits with
 /// one thread; with several, beside the neighbourhood search's calls, as
-/// [`LOWER_BOUND_BUDGET`] says): about a twentieth of a second. A solve spends at most four times this
-/// on them.
+/// [`LOWER_BOUND_BUDGET`] says): about a twentieth of a second. A solve
+/// spends at most four times this on them.
 pub const LOWER_BOUND_DEEPER_BUDGET: u64 = 4_000_000;
 
 /// The most decisions a puzzle may have for the loop to wait for a slice

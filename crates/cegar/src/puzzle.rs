@@ -24,12 +24,8 @@ pub struct Encoded {
     /// Whether assuming `strong` adds anything; when not, the loop proves
     /// from its first call.
     pub adds_strength: bool,
-    /// Requirement switches, all assumed in every call whose model counts.
+    /// Requirement switches, assumed in every call.
     pub goals: Vec<Lit>,
-    /// Warm up on a first candidate: the first calls assume only the first
-    /// 1, 2, ... goals (their models are not read), so the solver meets the
-    /// requirements one at a time.
-    pub warm_up: bool,
     /// The number of *decisions*: the units the neighbourhood search frees
     /// or keeps (free cells, say). 0 turns the neighbourhood search off.
     pub decisions: usize,

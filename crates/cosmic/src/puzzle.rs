@@ -55,7 +55,6 @@ impl Puzzle for Cosmic {
             strong: None,
             adds_strength: false,
             goals: Vec::new(),
-            warm_up: false,
             decisions: 0,
             max_cost: enc.cells.len(),
         };

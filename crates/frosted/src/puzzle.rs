@@ -92,9 +92,6 @@ impl Puzzle for Frosted {
             strong: Some(enc.strong),
             adds_strength: enc.adds_strength,
             goals: enc.goals.clone(),
-            // With several sources, the first calls ask for one more
-            // requirement each (see `Encoding::goals`).
-            warm_up: enc.sources.len() > 1,
             decisions: enc.free.len(),
             max_cost: enc.free.len(),
         };

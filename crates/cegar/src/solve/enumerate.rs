@@ -101,7 +101,6 @@ impl<P: Puzzle> Loop<'_, P> {
         self.restart.end();
         self.bound = (k < self.enc.max_cost).then_some(k);
         self.proving = true;
-        self.goals = self.enc.goals.len();
         self.neighbourhood = Neighbourhood::new(Vec::new());
         loop {
             if limit.is_some_and(|n| solutions.len() >= n) {

@@ -46,8 +46,6 @@ pub(super) struct Loop<'a, P: Puzzle> {
     /// Looking for a candidate that costs at most this.
     pub(super) bound: Option<usize>,
     pub(super) proving: bool,
-    /// How many of the goals the calls assume (all, after the warm-up).
-    pub(super) goals: usize,
     /// A proof or the first candidate asked for: the loop is done.
     pub(super) done: bool,
     /// With [`Options::record`]: the assumptions of the last call.
@@ -535,7 +533,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             Some(s) => vec![s],
             None => Vec::new(),
         };
-        a.extend(&self.enc.goals[..self.goals]);
+        a.extend(&self.enc.goals);
         if let Some(b) = self.bound {
             // A lazy counter learns the bound first (no clauses otherwise).
             let vars_before = self.vars.n_used();
@@ -701,7 +699,6 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 // Not by changing this window alone: no proof of anything.
                 Answer::Unsat if improving => self.neighbourhood.unsat_window(),
                 Answer::Unsat => self.on_unsat(),
-                Answer::Sat(_) if self.goals < self.enc.goals.len() => self.goals += 1,
                 Answer::Sat(model) => self.on_model(&model)?,
             }
         }
@@ -765,8 +762,6 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// An UNSAT answer over the whole instance: a proof while proving, or
     /// when the failed core leaves out the strengthening.
     fn on_unsat(&mut self) {
-        // Fewer requirements are a relaxation of all of them.
-        self.goals = self.enc.goals.len();
         let proving = self.proving;
         let core_proves = !proving
             && self

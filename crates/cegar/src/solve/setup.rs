@@ -68,10 +68,6 @@ pub(super) fn start<'a, P: Puzzle>(
     // Searching only pays when it adds constraints; otherwise its UNSAT
     // would just be repeated by proving.
     let proving = !f.enc.adds_strength || f.enc.strong.is_none();
-    let goals = match f.enc.warm_up {
-        true => f.enc.goals.len().min(1),
-        false => f.enc.goals.len(),
-    };
     let mut lp = Loop {
         bound: opts.max_cost.filter(|&k| k < f.enc.max_cost),
         deadline: opts.timeout.map(|t| start + t),
@@ -91,7 +87,6 @@ pub(super) fn start<'a, P: Puzzle>(
         interface,
         second,
         proving,
-        goals,
         done: false,
         last_call: Vec::new(),
         restart: Restart::new(opts),

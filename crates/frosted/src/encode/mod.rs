@@ -148,10 +148,9 @@ pub struct Encoding {
     /// Per node: a donut waiting here can be topped again (a branch for F1).
     retop: KeyedVec<NodeId, bool>,
     /// Requirement switches: `goals[s]` turns on "source `s` delivers", the last
-    /// one "every target receives" and `:targets`. The loop assumes them all,
-    /// except while warming up for a first layout (a few calls that add the
-    /// requirements one by one, so the solver meets them gradually); only
-    /// answers with all of them count.
+    /// one "every target receives" and `:targets`. The loop assumes them all
+    /// in every call (a warm-up that added them one by one before the first
+    /// layout was dropped on 2026-11-30: see `docs/performance.md`).
     pub goals: Vec<Lit>,
     /// With [`EncodeOptions::requirement_switches`]: one literal per
     /// requirement; assuming it switches that requirement on (sources share

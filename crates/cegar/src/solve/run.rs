@@ -234,13 +234,12 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.done {
             return;
         }
-        let budget_beside = self.opts.lower_bound_beside_budget.max(q.budget);
+        let beside_calls = Question {
+            budget: self.opts.lower_bound_beside_budget.max(q.budget),
+            ..q
+        };
         if q.after_candidate && self.asks_beside_at_once() {
-            let q = Question {
-                budget: budget_beside,
-                ..q
-            };
-            self.send_beside(q, "searched beside the SAT calls");
+            self.send_beside(beside_calls, "searched beside the SAT calls");
             return;
         }
         let first = Question {
@@ -254,11 +253,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
                 self.trace_lower(&r);
-                let q = Question {
-                    budget: budget_beside,
-                    ..q
-                };
-                self.send_beside(q, "searched beside the SAT calls");
+                self.send_beside(beside_calls, "searched beside the SAT calls");
             }
             Some(r) => {
                 let allowed = r.bound == Bound::Allowed;
@@ -328,7 +323,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }) {
             None => {}
             Some(r) if beside && r.bound == Bound::OutOfBudget => {
-                self.deeper_left -= r.work.min(self.deeper_left);
+                self.charge_deeper(&r);
                 self.trace_lower(&r);
                 self.send_beside(deeper, "the deeper search beside the windows");
             }
@@ -431,11 +426,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn on_lower(&mut self, r: Reply) {
         self.trace_lower(&r);
         let name = self.lower.as_ref().map_or("lower bound", Lower::name);
-        if r.question.deeper && r.question.budget <= self.opts.lower_bound_deeper_budget {
-            // The solve's allowance for the deeper search pays for the
-            // work done, not the budget given.
-            self.deeper_left -= r.work.min(self.deeper_left);
-        }
+        self.charge_deeper(&r);
         if r.question.deeper && r.bound == Bound::Allowed {
             // Allowed: no larger budget would refute it.
             self.deeper_pending = None;
@@ -450,6 +441,16 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 self.retire_lower()
             }
             _ => {}
+        }
+    }
+
+    /// Charges a deeper search's answer to the solve's allowance for the
+    /// deeper search: the work done, not the budget given (only searches
+    /// within that allowance; the larger ones beside the whole instance's
+    /// calls are not charged).
+    fn charge_deeper(&mut self, r: &Reply) {
+        if r.question.deeper && r.question.budget <= self.opts.lower_bound_deeper_budget {
+            self.deeper_left -= r.work.min(self.deeper_left);
         }
     }
 

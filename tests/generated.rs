@@ -265,3 +265,36 @@ fn the_unsolvable_variants_ask_for_one_more_delivery() {
     assert!(made >= 50, "only {made} levels with :targets");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The sketch (`crates/frosted/src/sketch.rs`) on the corpus: every
+/// layout it returns is a layout of its level (belts on `.` cells only)
+/// that the simulator accepts, the same seed draws the same layout, and it
+/// finds one for a good share of the levels (by design it cannot for some:
+/// any-sources that need loops, forks it does not take).
+#[test]
+fn sketches_of_the_corpus_are_accepted_layouts_of_their_levels() {
+    use frosted::encode::Encoding;
+    use frosted::sketch::{Sketcher, SEED, TRIES};
+    use rustsat::instances::{BasicVarManager, Cnf};
+    let files = corpus();
+    let mut found = 0;
+    for path in &files {
+        let level = common::load(path);
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
+        let mut sketcher = Sketcher::new(&enc, SEED);
+        let Some(layout) = sketcher.sketch(TRIES) else {
+            continue;
+        };
+        found += 1;
+        layout
+            .check_layout_of(&level)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(judge(&layout).solved(), "{}", path.display());
+        assert!(sketcher.tally.tries <= TRIES, "{:?}", sketcher.tally);
+        let again = Sketcher::new(&enc, SEED).sketch(TRIES);
+        assert_eq!(again.map(|l| l.to_string()), Some(layout.to_string()));
+    }
+    assert!(found * 3 >= files.len(), "sketched only {found} of {}", files.len());
+}

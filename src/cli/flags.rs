@@ -74,6 +74,14 @@ pub struct SolveFlags {
     /// proves nothing, and the calls look wider.
     #[arg(long)]
     pub no_focus: bool,
+    /// Skip the sketch. By default, before the first SAT call, a few quick
+    /// tries lead each source's donuts along shortest ways into targets that
+    /// accept them (over the belts laid so far, with forks' other exits led
+    /// on too); a layout the simulator accepts is the first verified layout
+    /// and the calls go on from it. A sketch proves nothing, and one the
+    /// simulator rejects is never used
+    #[arg(long)]
+    pub no_sketch: bool,
     /// Give every racing copy the first copy's encoding. By default the
     /// copies after the first hold a second view of it: where loops through
     /// a splitter or teleporter are grounded, by ranks instead of by vertex
@@ -184,6 +192,7 @@ impl SolveFlags {
                 false => cegar::RESTARTS,
             },
             focus_slice: (!self.no_focus).then_some(cegar::FOCUS_SLICE),
+            sketch: !self.no_sketch,
             eliminate: !self.no_elimination,
             lower_bound: !self.no_chain_bound,
             seed: self.debug_seed,
@@ -209,6 +218,7 @@ impl SolveFlags {
             (self.no_neighbourhoods, "--no-neighbourhoods"),
             (self.no_restarts, "--no-restarts"),
             (self.no_focus, "--no-focus"),
+            (self.no_sketch, "--no-sketch"),
             (self.no_elimination, "--no-elimination"),
             (self.no_chain_bound, "--no-chain-bound"),
             (self.debug_trace, "--debug-trace"),

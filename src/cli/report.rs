@@ -53,6 +53,7 @@ struct TimesJson {
     sat: f64,
     searching: f64,
     simulate: f64,
+    sketch: f64,
 }
 
 /// The JSON object for a report: the shared fields, then the puzzle's own:
@@ -104,6 +105,7 @@ fn shared_json<F: Front>(r: &Report<F>) -> ReportJson {
             sat: t.sat.as_secs_f64(),
             searching: t.searching.as_secs_f64(),
             simulate: t.simulate.as_secs_f64(),
+            sketch: t.sketch.as_secs_f64(),
         },
         variables: r.counts.variables,
     }
@@ -154,7 +156,7 @@ pub fn summary<F: Front>(r: &Report<F>) -> String {
     let cost = r.cost.map_or("-".to_string(), |b| b.to_string());
     let (t, nouns) = (&r.times, F::NOUNS);
     format!(
-        "status: {}\nclaim: {}\n{}: {cost}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
+        "status: {}\nclaim: {}\n{}: {cost}\niterations: {} ({} counterexamples, {} loop clauses)\nformula: {}\ntime: {:.3}s (encode {:.3}s, sat {:.3}s, simulate {:.3}s, chain bound {:.3}s, sketch {:.3}s)\nsat time: {:.3}s searching, {:.3}s improving, {:.3}s proving; {}",
         r.status.name(),
         r.claim_words(&nouns),
         F::COST,
@@ -167,6 +169,7 @@ pub fn summary<F: Front>(r: &Report<F>) -> String {
         t.sat.as_secs_f64(),
         t.simulate.as_secs_f64(),
         t.lower_bound.as_secs_f64(),
+        t.sketch.as_secs_f64(),
         t.searching.as_secs_f64(),
         t.improving.as_secs_f64(),
         t.proving.as_secs_f64(),

@@ -230,6 +230,7 @@ pub(crate) fn normalize(s: &str) -> String {
                     "\"proving\":",
                     "\"simulate\":",
                     "\"chain_bound\":",
+                    "\"sketch\":",
                     // bench's proof times (a number, or null: not proved).
                     "\"median\":",
                     "\"p90\":",

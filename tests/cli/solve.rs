@@ -152,6 +152,7 @@ fn progress_lines_during_a_long_sat_call() {
             "--threads",
             "1",
             "--no-focus",
+            "--no-sketch",
             "--no-explain",
             "level.txt",
         ],
@@ -185,6 +186,7 @@ fn progress_lines_while_explaining() {
         "--threads",
         "1",
         "--no-focus",
+        "--no-sketch",
         "--no-chain-bound",
         "--explain-timeout",
         "3",
@@ -231,6 +233,7 @@ fn solve_dump_calls_replays_every_call() {
             "--threads",
             "1",
             "--no-focus",
+            "--no-sketch",
             // The last call must be the proof, not the chain bound.
             "--no-chain-bound",
             "--dump-calls",

@@ -167,6 +167,14 @@ pub trait Puzzle {
         (!decisions.is_empty()).then(|| decisions.iter().map(|d| !d.keep).collect())
     }
 
+    /// A candidate built without the solver (a heuristic), asked once
+    /// before the first SAT call when [`crate::solve::Options::sketch`] is
+    /// on; the loop checks it like any model's candidate, so a wrong one
+    /// only costs its check. By default there is none.
+    fn sketch(&mut self) -> Option<Self::Candidate> {
+        None
+    }
+
     /// A lower bound for this instance, or why there is none.
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
         Err("this puzzle has no lower bound".into())

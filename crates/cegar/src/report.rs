@@ -175,6 +175,9 @@ pub struct Times {
     pub proving: Duration,
     /// The exact checks.
     pub simulate: Duration,
+    /// Building the puzzle's sketch ([`crate::Puzzle::sketch`]), its check
+    /// included.
+    pub sketch: Duration,
     /// The time the loop waited for the lower bound's searches (not those
     /// that ran beside the SAT calls).
     pub lower_bound: Duration,

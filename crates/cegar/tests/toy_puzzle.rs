@@ -35,6 +35,8 @@ struct Toy {
     /// the toy has a `strong` literal (which constrains nothing), so that
     /// its first calls search.
     focus: Vec<Vec<usize>>,
+    /// The sketch it offers before the first call, if any.
+    sketch: Option<Vec<bool>>,
 }
 
 impl Toy {
@@ -49,6 +51,7 @@ impl Toy {
             bound_work: 0,
             deeper: None,
             focus: Vec::new(),
+            sketch: None,
         }
     }
 
@@ -163,6 +166,10 @@ impl Puzzle for Toy {
             clauses: vec![Clause::from_iter(around)],
             reason: explain.then(|| "the gem or the goal is cut off".to_string()),
         }
+    }
+
+    fn sketch(&mut self) -> Option<Vec<bool>> {
+        self.sketch.clone()
     }
 
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
@@ -624,6 +631,39 @@ fn a_focus_without_a_solution_proves_nothing() {
                 traces.iter().any(|t| t.contains("searching focus 1")),
                 "the first set holds no solution, so the second is tried: {traces:?}"
             );
+        }
+    }
+}
+
+/// A sketch is a candidate like a model's: one that solves is the first
+/// verified candidate (no SAT call found it, and the minimum is still found
+/// and proved), one that does not is rejected with its cut, and with the
+/// option off the puzzle is not asked.
+#[test]
+fn a_sketch_is_checked_like_any_candidate() {
+    for rows in LEVELS {
+        let want = brute_force(&Toy::new(rows, false));
+        let toy = Toy::new(rows, false);
+        let every: Vec<bool> = toy.cells.iter().map(|&c| c != b'#').collect();
+        let dark: Vec<bool> = toy.cells.iter().map(|&c| matches!(c, b'S' | b'T')).collect();
+        for (sketch, solves) in [(every.clone(), toy.solves(&every)), (dark.clone(), toy.solves(&dark))] {
+            for on in [true, false] {
+                let opts = Options {
+                    trace: true,
+                    sketch: on,
+                    ..Options::default()
+                };
+                let mut toy = Toy::new(rows, false);
+                toy.sketch = Some(sketch.clone());
+                let (r, traces) = solve_traced(&mut toy, &opts);
+                assert_eq!(r.cost, want, "{rows:?}");
+                assert_eq!(r.status, Status::Optimal, "{rows:?}");
+                let used = traces.iter().any(|t| t.starts_with("trace: sketch: a verified"));
+                assert_eq!(used, on && solves, "{rows:?}: {traces:?}");
+                if on {
+                    assert!(r.times.sketch > std::time::Duration::ZERO);
+                }
+            }
         }
     }
 }

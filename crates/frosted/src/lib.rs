@@ -33,3 +33,4 @@ pub mod puzzle;
 pub mod render;
 pub mod requirement;
 pub mod sim;
+pub mod sketch;

@@ -158,6 +158,13 @@ impl Puzzle for Frosted {
         Some(self.enc().counterexample(layout, &outcome))
     }
 
+    /// A layout of [`crate::sketch`], accepted by the simulator, if a few
+    /// tries find one.
+    fn sketch(&mut self) -> Option<Level> {
+        let enc = self.enc.as_ref()?;
+        crate::sketch::Sketcher::new(enc, crate::sketch::SEED).sketch(crate::sketch::TRIES)
+    }
+
     fn lower_bound(&self) -> Result<Box<dyn LowerBound>, String> {
         Ok(Box::new(Chains::of(&self.level)?))
     }

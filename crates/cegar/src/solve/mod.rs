@@ -141,6 +141,10 @@ pub struct Options {
     /// those questions go beside the SAT calls at once
     /// ([`LOWER_BOUND_WAIT_DECISIONS`]).
     pub lower_bound_wait_decisions: usize,
+    /// Before the first SAT call, ask the puzzle for a sketch
+    /// ([`crate::Puzzle::sketch`]): a candidate built without the solver,
+    /// checked like any other.
+    pub sketch: bool,
     /// Shuffle the clauses with this seed before the solver sees them.
     pub seed: Option<u64>,
     /// Send [`Event::Trace`] and [`Event::Rejected`] events.
@@ -172,6 +176,7 @@ impl Default for Options {
             lower_bound_beside_budget: LOWER_BOUND_BESIDE_BUDGET,
             lower_bound_deeper_budget: LOWER_BOUND_DEEPER_BUDGET,
             lower_bound_wait_decisions: LOWER_BOUND_WAIT_DECISIONS,
+            sketch: true,
             seed: None,
             trace: false,
             record: false,
@@ -241,6 +246,7 @@ pub fn solve<P: Puzzle>(
 ) -> Result<Report<P::Candidate>, String> {
     let mut lp = setup::start(puzzle, opts, events)?;
     lp.ask_lower_bound_first();
+    lp.sketch_first()?;
     lp.run()?;
     Ok(lp.finish())
 }

@@ -783,6 +783,33 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         self.proved(max_cost, ProofMethod::Sat);
     }
 
+    /// Before the first SAT call: the puzzle's sketch, if it has one,
+    /// judged by the check like a model's candidate.
+    pub(super) fn sketch_first(&mut self) -> Result<(), String> {
+        if self.done || !self.opts.sketch {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let sketch = self.puzzle.sketch();
+        let Some(candidate) = sketch else {
+            self.report.times.sketch += t.elapsed();
+            return Ok(());
+        };
+        let check = self.puzzle.check(&candidate, self.opts.trace);
+        self.report.times.sketch += t.elapsed();
+        match check {
+            Check::Accepted { cost } => {
+                self.trace(format!(
+                    "trace: sketch: a verified candidate of cost {cost} in {:.3}s",
+                    t.elapsed().as_secs_f64()
+                ));
+                self.on_accepted(candidate, cost);
+                Ok(())
+            }
+            Check::Rejected { clauses, reason } => self.on_rejected(&candidate, &clauses, reason),
+        }
+    }
+
     /// A model with every goal: the puzzle reads it (and may learn lemmas),
     /// and the check judges the candidate.
     fn on_model(&mut self, model: &[bool]) -> Result<(), String> {

@@ -183,6 +183,10 @@ pub struct Encoding {
     pre_stop: KeyedVec<NodeId, bool>,
     /// The sequential counters of "a route meets each cell once" (R3).
     cell_once_counters: Vec<CellOnceCounter>,
+    /// Per node: a delivery its target accepts, and a node whose move always
+    /// fails (or a refused delivery): what [`crate::sketch`] reads.
+    accepted_delivery: KeyedVec<NodeId, bool>,
+    forbidden: KeyedVec<NodeId, bool>,
     /// The walks of the any-sources' first donuts (F3).
     first_walks: Vec<first_donut::FirstWalk>,
     /// The literals that let a first donut's walk stop (F3), with what
@@ -261,6 +265,8 @@ impl Encoding {
             pre: KeyedVec::new(),
             pre_stop: KeyedVec::new(),
             cell_once_counters: Vec::new(),
+            accepted_delivery: KeyedVec::new(),
+            forbidden: KeyedVec::new(),
             first_walks: Vec::new(),
             partings: Vec::new(),
         };
@@ -277,6 +283,8 @@ impl Encoding {
         let pushes = level.bumper_pushes();
         let infos = enc.build_graph(&pushes);
         enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
+        enc.accepted_delivery = infos.iter().map(|i| i.delivery && !i.forbidden).collect();
+        enc.forbidden = infos.iter().map(|i| i.forbidden).collect();
         if enc.dead {
             let _ = col.add_clause(Clause::new());
         }
@@ -303,6 +311,26 @@ impl Encoding {
         }
         enc.n_vars = vm.n_used();
         enc
+    }
+
+    /// Whether node `n` is a delivery its target accepts.
+    pub fn node_is_delivery(&self, n: NodeId) -> bool {
+        self.accepted_delivery[n]
+    }
+
+    /// Whether every move from node `n` fails (or it is a refused delivery).
+    pub fn node_is_forbidden(&self, n: NodeId) -> bool {
+        self.forbidden[n]
+    }
+
+    /// The free cell `c` is, if it is one.
+    pub fn free_index(&self, c: CellId) -> Option<FreeId> {
+        self.free_id(c)
+    }
+
+    /// The edges leaving node `n`.
+    pub fn out_edge_ids(&self, n: NodeId) -> impl Iterator<Item = EdgeId> + '_ {
+        self.out_edges[n].iter().copied()
     }
 
     /// Writes "at most one of `lits`", pairwise, into `col`: rustsat's

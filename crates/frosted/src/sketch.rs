@@ -1,0 +1,472 @@
+//! A first layout without the SAT solver: each source's donuts are led, one
+//! stream after another, along a shortest way of the move graph into a
+//! target that accepts every kind they carry, over the belts laid so far
+//! (a stream that meets them follows them: a merge); the other exits of a
+//! splitter or a teleporter on the way become streams of their own. The
+//! ways are drawn with random ties, and every sketch is judged by the
+//! simulator: only a layout it accepts is ever returned, so a sketch can
+//! save the first SAT calls but never make a claim (`docs/performance.md`,
+//! "Sketches").
+
+use crate::encode::{Encoding, FreeId, NodeId, SourceId, CHOICES};
+use crate::grid::{CellId, Dir};
+use crate::judge::judge;
+use crate::level::{Level, Tile};
+use cegar::xorshift::XorShift;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// The tries `solve` makes (each leads every stream once and runs the
+/// simulator): on the generated levels 175 of the 188 layouts that 200
+/// tries find are found within 10, and a try takes about 0.2 ms.
+pub const TRIES: usize = 16;
+
+/// The tries after the first accepted layout, for a cheaper one (a
+/// cheaper start leaves the neighbourhood search less to do).
+pub const MORE: usize = 4;
+
+/// The seed of the tries' random ties.
+pub const SEED: u64 = 0x5ce7_c4ed_0000_0001;
+
+/// Donuts that stand together: nodes of one cell (and entry), one per kind.
+type Bundle = Vec<NodeId>;
+
+/// Which targets a stream may end in.
+#[derive(Clone, Copy)]
+enum Goal {
+    At(CellId),
+    Unfed,
+    Any,
+    /// A fixed tile whose donuts part ways (no target).
+    Fork,
+}
+
+/// How many ways a bundle's move parts into (0 where it has none).
+fn k_exits(groups: Option<Vec<Bundle>>) -> usize {
+    groups.map_or(0, |g| g.len())
+}
+
+/// Where a bundle stands, and which kinds it holds (the search's key).
+type Key = (usize, Option<usize>, u8);
+
+/// A stream still to lead somewhere.
+struct Stream {
+    bundle: Bundle,
+    /// The target this try sends it to first, if any.
+    aim: Option<CellId>,
+    /// Lead it to a fork first (a splitter, a teleporter with several
+    /// outs), whose exits then go on as streams of their own.
+    via_fork: bool,
+}
+
+/// One step of a way: from the bundle at `prev`, laying `belt` (when the
+/// step leaves a `.` cell nobody laid one on yet), with the other exits
+/// of a fork left behind as streams.
+#[derive(Clone)]
+struct Step {
+    prev: Option<Key>,
+    belt: Option<(FreeId, Dir)>,
+    sides: Vec<Bundle>,
+    bundle: Bundle,
+}
+
+/// The sketcher: the move graph of an encoding and the layout drawn so far.
+pub struct Sketcher<'a> {
+    enc: &'a Encoding,
+    /// Per free cell, the belt laid there in this try.
+    laid: HashMap<FreeId, Dir>,
+    /// Targets that some stream already delivers to.
+    fed: Vec<CellId>,
+    rng: XorShift,
+    /// What the tries did so far.
+    pub tally: Tally,
+}
+
+/// The tries a sketcher made, and how many of their layouts the simulator
+/// rejected (the others found no way, or were accepted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub tries: usize,
+    pub rejected: usize,
+}
+
+impl<'a> Sketcher<'a> {
+    pub fn new(enc: &'a Encoding, seed: u64) -> Sketcher<'a> {
+        Sketcher {
+            enc,
+            laid: HashMap::new(),
+            fed: Vec::new(),
+            rng: XorShift(seed | 1),
+            tally: Tally::default(),
+        }
+    }
+
+    /// Layouts drawn until `tries` are spent, or [`MORE`] more after the
+    /// first the simulator accepts: the cheapest accepted one, if any.
+    pub fn sketch(&mut self, tries: usize) -> Option<Level> {
+        let mut best: Option<(usize, Level)> = None;
+        let mut left = tries;
+        while left > 0 {
+            left -= 1;
+            self.tally.tries += 1;
+            let Some(layout) = self.draw() else { continue };
+            if !judge(&layout).solved() {
+                self.tally.rejected += 1;
+                continue;
+            }
+            let belts = layout.added_belts(&self.enc.level);
+            if best.is_none() {
+                left = left.min(MORE);
+            }
+            if best.as_ref().is_none_or(|(b, _)| belts < *b) {
+                best = Some((belts, layout));
+            }
+        }
+        best.map(|(_, l)| l)
+    }
+
+    /// One try: every source's stream, in a random order, then the streams
+    /// the forks left behind; `None` when some stream found no way.
+    fn draw(&mut self) -> Option<Level> {
+        self.laid.clear();
+        self.fed.clear();
+        let mut order: Vec<SourceId> = self.enc.sources.keys().collect();
+        cegar::sat::race::shuffle(&mut order, self.rng.next_u64());
+        let mut targets: Vec<CellId> = self.enc.level.targets().collect();
+        cegar::sat::race::shuffle(&mut targets, self.rng.next_u64());
+        // Targets beyond one per source need a fork on some way.
+        let spare = targets.len() > order.len();
+        let mut streams: VecDeque<Stream> = VecDeque::new();
+        for (i, s) in order.into_iter().enumerate() {
+            let via_fork = spare && self.rng.below(2) == 0;
+            let aim = (!targets.is_empty()).then(|| targets[i % targets.len()]);
+            let bundle: Bundle = self
+                .enc
+                .edges
+                .iter()
+                .filter(|e| e.first && e.from == crate::encode::From::Source(s))
+                .map(|e| e.to)
+                .collect();
+            if bundle.is_empty() {
+                return None;
+            }
+            streams.push_back(Stream {
+                bundle,
+                aim,
+                via_fork,
+            });
+        }
+        let mut led = 0;
+        while let Some(stream) = streams.pop_front() {
+            led += 1;
+            if led > 64 {
+                return None;
+            }
+            let sides = match stream.via_fork {
+                true => self.lead_to_fork(&stream.bundle),
+                false => None,
+            };
+            let sides = match sides {
+                Some(sides) => sides,
+                None => self.lead(&stream.bundle, stream.aim)?,
+            };
+            for bundle in sides {
+                streams.push_back(Stream {
+                    bundle,
+                    aim: None,
+                    via_fork: false,
+                });
+            }
+        }
+        let belts = self
+            .laid
+            .iter()
+            .map(|(&i, &d)| (self.enc.free[i], d))
+            .collect::<Vec<_>>();
+        Some(self.enc.level.with_belts(belts))
+    }
+
+    fn key(&self, b: &Bundle) -> Key {
+        let node = &self.enc.nodes[b[0]];
+        let mask = b
+            .iter()
+            .fold(0u8, |m, &n| m | 1 << self.enc.nodes[n].kind.index());
+        (node.cell.index(), node.entry.map(Dir::index), mask)
+    }
+
+    /// Leads one stream to a target that accepts all its kinds (one no
+    /// stream feeds yet, when it can), laying the belts of the way; returns
+    /// the streams its forks leave behind, or `None` when there is no way.
+    fn lead(&mut self, start: &Bundle, aim: Option<CellId>) -> Option<Vec<Bundle>> {
+        let found = aim
+            .filter(|t| !self.fed.contains(t))
+            .and_then(|t| self.search(start, Goal::At(t)))
+            .or_else(|| self.search(start, Goal::Unfed))
+            .or_else(|| self.search(start, Goal::Any))?;
+        let mut sides = Vec::new();
+        for step in found {
+            if let Some((i, d)) = step.belt {
+                self.laid.insert(i, d);
+            }
+            sides.extend(step.sides);
+        }
+        Some(sides)
+    }
+
+    /// Leads one stream to the nearest fork, laying the belts of the way;
+    /// returns the fork's exits (and the sides of the way) as streams, or
+    /// `None` when no fork is in reach.
+    fn lead_to_fork(&mut self, start: &Bundle) -> Option<Vec<Bundle>> {
+        let found = self.search(start, Goal::Fork)?;
+        let fork = found.last()?.bundle.clone();
+        let mut sides = Vec::new();
+        for step in found {
+            if let Some((i, d)) = step.belt {
+                self.laid.insert(i, d);
+            }
+            sides.extend(step.sides);
+        }
+        sides.extend(self.landing(&fork, None)?);
+        Some(sides)
+    }
+
+    /// A 0-1 breadth-first search from `start` (a belt laid costs one, a
+    /// belt already there nothing) to a bundle of deliveries its target
+    /// accepts (with `new_only`, at a target nobody feeds yet); the steps of
+    /// the way, last one last.
+    fn search(&mut self, start: &Bundle, goal: Goal) -> Option<Vec<Step>> {
+        let mut steps: HashMap<Key, Step> = HashMap::new();
+        let mut deque: VecDeque<(Key, usize)> = VecDeque::new();
+        let mut cost: HashMap<Key, usize> = HashMap::new();
+        let k0 = self.key(start);
+        steps.insert(
+            k0,
+            Step {
+                prev: None,
+                belt: None,
+                sides: Vec::new(),
+                bundle: start.clone(),
+            },
+        );
+        cost.insert(k0, 0);
+        deque.push_back((k0, 0));
+        while let Some((k, c)) = deque.pop_front() {
+            if cost.get(&k).is_some_and(|&best| best < c) {
+                continue;
+            }
+            let bundle = steps[&k].bundle.clone();
+            match self.arrived(&bundle, goal) {
+                Some(true) => {
+                    if !matches!(goal, Goal::Fork) {
+                        self.fed.push(self.enc.nodes[bundle[0]].cell);
+                    }
+                    return Some(self.way(&steps, k));
+                }
+                Some(false) => continue,
+                None => {}
+            }
+            for (belt, groups) in self.moves(&bundle, &steps, k) {
+                let step_cost = usize::from(belt.is_some());
+                for (g, next) in groups.iter().enumerate() {
+                    let nk = self.key(next);
+                    let nc = c + step_cost;
+                    if cost.get(&nk).is_some_and(|&best| best <= nc) {
+                        continue;
+                    }
+                    let sides: Vec<Bundle> = groups
+                        .iter()
+                        .enumerate()
+                        .filter(|&(h, _)| h != g)
+                        .map(|(_, b)| b.clone())
+                        .collect();
+                    cost.insert(nk, nc);
+                    steps.insert(
+                        nk,
+                        Step {
+                            prev: Some(k),
+                            belt,
+                            sides,
+                            bundle: next.clone(),
+                        },
+                    );
+                    if step_cost == 0 {
+                        deque.push_front((nk, nc));
+                    } else {
+                        deque.push_back((nk, nc));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the bundle ends the stream: `Some(true)` at a target that
+    /// accepts every kind (and, with `new_only`, that nobody feeds yet),
+    /// `Some(false)` at a dead end (a refused delivery, a failing move),
+    /// `None` while it goes on.
+    fn arrived(&self, bundle: &Bundle, goal: Goal) -> Option<bool> {
+        let enc = self.enc;
+        if bundle.iter().any(|&n| enc.node_is_forbidden(n)) {
+            return Some(false);
+        }
+        let cell = enc.nodes[bundle[0]].cell;
+        if matches!(goal, Goal::Fork) {
+            let fork = enc.free_index(cell).is_none()
+                && k_exits(self.landing(bundle, None)) >= 2;
+            if fork {
+                return Some(true);
+            }
+        }
+        if matches!(enc.level.tile(cell), Tile::Target { .. }) {
+            let ok = bundle.iter().all(|&n| enc.node_is_delivery(n));
+            let wanted = match goal {
+                Goal::At(t) => t == cell,
+                Goal::Unfed => !self.fed.contains(&cell),
+                Goal::Any => true,
+                Goal::Fork => false,
+            };
+            return Some(ok && wanted);
+        }
+        None
+    }
+
+    /// The moves out of a bundle: per belt choice that leaves it (none on a
+    /// fixed tile, or on a `.` cell whose belt is laid), the bundles it
+    /// lands in, grouped by where they stand.
+    fn moves(
+        &mut self,
+        bundle: &Bundle,
+        steps: &HashMap<Key, Step>,
+        k: Key,
+    ) -> Vec<(Option<(FreeId, Dir)>, Vec<Bundle>)> {
+        let enc = self.enc;
+        let cell = enc.nodes[bundle[0]].cell;
+        let Some(i) = enc.free_index(cell) else {
+            return self.landing(bundle, None).map(|g| vec![(None, g)]).unwrap_or_default();
+        };
+        if let Some(d) = self.laid.get(&i).copied().or_else(|| on_way(steps, k, i)) {
+            return self
+                .landing(bundle, Some((i, d)))
+                .map(|g| vec![(None, g)])
+                .unwrap_or_default();
+        }
+        let mut dirs: Vec<Dir> = CHOICES.iter().flatten().copied().collect();
+        cegar::sat::race::shuffle(&mut dirs, self.rng.next_u64());
+        dirs.into_iter()
+            .filter_map(|d| {
+                self.landing(bundle, Some((i, d)))
+                    .map(|g| (Some((i, d)), g))
+            })
+            .collect()
+    }
+
+    /// Where each node of `bundle` goes by its first-topping move (with the
+    /// belt `belt` on its `.` cell), grouped by cell and entry; `None` when
+    /// some node has no such move (it would fail or strand).
+    fn landing(&self, bundle: &Bundle, belt: Option<(FreeId, Dir)>) -> Option<Vec<Bundle>> {
+        let enc = self.enc;
+        let guard = belt.map(|(i, d)| enc.choice[i][1 + d.index()]);
+        let mut groups: BTreeMap<(usize, Option<usize>), Bundle> = BTreeMap::new();
+        for &n in bundle {
+            let mut any = false;
+            for e in enc.out_edge_ids(n) {
+                let edge = &enc.edges[e];
+                if !edge.first || edge.guard != guard {
+                    continue;
+                }
+                any = true;
+                let to = &enc.nodes[edge.to];
+                let g = groups
+                    .entry((to.cell.index(), to.entry.map(Dir::index)))
+                    .or_default();
+                if !g.contains(&edge.to) {
+                    g.push(edge.to);
+                }
+            }
+            if !any {
+                return None;
+            }
+        }
+        Some(groups.into_values().collect())
+    }
+
+    /// The steps from the start to `k`, in order.
+    fn way(&self, steps: &HashMap<Key, Step>, k: Key) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut at = Some(k);
+        while let Some(key) = at {
+            let step = steps[&key].clone();
+            at = step.prev;
+            out.push(step);
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// The belt the way to `k` lays on free cell `i`, if it passes there.
+fn on_way(steps: &HashMap<Key, Step>, k: Key, i: FreeId) -> Option<Dir> {
+    let mut at = Some(k);
+    while let Some(key) = at {
+        let step = &steps[&key];
+        if let Some((j, d)) = step.belt {
+            if j == i {
+                return Some(d);
+            }
+        }
+        at = step.prev;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::Encoding;
+    use crate::parse::parse;
+    use rustsat::instances::{BasicVarManager, Cnf};
+
+    fn sketch_of(text: &str, seed: u64) -> Option<Level> {
+        let level = parse(text).expect("the test level parses");
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
+        Sketcher::new(&enc, seed).sketch(TRIES)
+    }
+
+    /// Two sources, two targets, a topper on the way of one: each stream
+    /// gets its own target, and the simulator accepts the layout.
+    #[test]
+    fn each_source_is_led_to_a_target_of_its_own() {
+        let text = "\
++>  .   .   .   ->1
+.   .   .   .   .
+.   1^  .   .   .
++>  .   .   .   ->
+";
+        let layout = sketch_of(text, SEED).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+        assert_eq!(sketch_of(text, SEED).map(|l| l.to_string()), Some(layout.to_string()));
+    }
+
+    /// A splitter's second exit is led on too: both targets receive.
+    #[test]
+    fn a_forks_other_exit_is_led_on() {
+        let text = "\
+.   .   .   .   ->
++>  .   x>  .   .
+.   .   .   .   ->
+";
+        let layout = sketch_of(text, SEED).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+    }
+
+    /// No way into the target: no sketch (and nothing claimed).
+    #[test]
+    fn a_walled_target_gets_no_sketch() {
+        let text = "\
++>  .   #   ->
+.   .   #   .
+";
+        assert!(sketch_of(text, SEED).is_none());
+    }
+}

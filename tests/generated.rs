@@ -296,5 +296,9 @@ fn sketches_of_the_corpus_are_accepted_layouts_of_their_levels() {
         let again = Sketcher::new(&enc, SEED).sketch(TRIES);
         assert_eq!(again.map(|l| l.to_string()), Some(layout.to_string()));
     }
-    assert!(found * 3 >= files.len(), "sketched only {found} of {}", files.len());
+    assert!(
+        found * 3 >= files.len(),
+        "sketched only {found} of {}",
+        files.len()
+    );
 }

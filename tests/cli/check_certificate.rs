@@ -17,44 +17,48 @@ fn tools() -> bool {
 }
 
 /// `dir/level.txt` solved with `--certificate cert` (one thread, so the
-/// same run every time); the solve's output.
-fn certify(dir: &Path) -> String {
-    let out = run_in(
-        dir,
-        &[
-            "solve",
-            "level.txt",
-            "--threads",
-            "1",
-            "--no-focus",
-            "--certificate",
-            "cert",
-        ],
-    );
+/// same run every time) and the flags `extra`; the solve's output.
+fn certify(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "solve",
+        "level.txt",
+        "--threads",
+        "1",
+        "--no-focus",
+        "--certificate",
+        "cert",
+    ];
+    args.extend_from_slice(extra);
+    let out = run_in(dir, &args);
     assert!(out.contains("\ncertificate: cert ("), "{out}");
     out
 }
 
 /// A scratch folder `name` with the repository's level `relative` as
-/// `level.txt`, and its certificate in `cert/`.
-fn certified_example(name: &str, relative: &str) -> PathBuf {
+/// `level.txt`, and its certificate in `cert/` (solved with `extra`).
+fn certified_example(name: &str, relative: &str, extra: &[&str]) -> PathBuf {
     let dir = scratch(name, &[]);
     let level = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
     std::fs::copy(level, dir.join("level.txt")).expect("copy level");
-    certify(&dir);
+    certify(&dir, extra);
     dir
 }
 
 const CHECK: [&str; 3] = ["check-certificate", "level.txt", "cert"];
 
 /// An optimal claim proved by SAT, with loop formulas and gates among the
-/// added clauses: the check says what it checked.
+/// added clauses (without the sketch, so that SAT finds the layouts and the
+/// loop learns them): the check says what it checked.
 #[test]
 fn an_optimal_claim_by_sat_checks() {
     if !tools() {
         return;
     }
-    let dir = certified_example("cert_by_sat", "levels/04-merges/three-way-merge.txt");
+    let dir = certified_example(
+        "cert_by_sat",
+        "levels/04-merges/three-way-merge.txt",
+        &["--no-sketch"],
+    );
     let out = run_in(&dir, &CHECK);
     assert!(out.starts_with("exit: 0"), "{out}");
     assert_cmd_snapshot!(&dir, &CHECK);
@@ -67,7 +71,11 @@ fn a_chain_bound_claim_is_proved_again_by_sat() {
     if !tools() {
         return;
     }
-    let dir = certified_example("cert_by_chains", "levels/01-toppers/first-frosting.txt");
+    let dir = certified_example(
+        "cert_by_chains",
+        "levels/01-toppers/first-frosting.txt",
+        &[],
+    );
     let manifest = std::fs::read_to_string(dir.join("cert/manifest.json")).expect("manifest");
     assert!(
         manifest.contains("\"solve_proved_it_by\": \"chain bound\""),
@@ -121,7 +129,7 @@ fn the_real_unsolvable_levels_have_certificates() {
         let Some(dir) = real_level_in_scratch(&name, &format!("{level}.txt")) else {
             return;
         };
-        let solved = certify(&dir);
+        let solved = certify(&dir, &[]);
         assert!(solved.starts_with("exit: 1"), "{level}: {solved}");
         assert!(solved.contains("status: unsolvable"), "{level}: {solved}");
         let out = run_in(&dir, &CHECK);
@@ -137,7 +145,7 @@ fn the_real_unsolvable_levels_have_certificates() {
 /// counterexamples, loop formulas and gates, in a fresh folder `name`.
 fn tamper_target(name: &str) -> Option<PathBuf> {
     let dir = real_level_in_scratch(name, "12-deepest-midnight/03.txt")?;
-    certify(&dir);
+    certify(&dir, &[]);
     Some(dir)
 }
 
@@ -267,7 +275,11 @@ fn a_certificate_of_another_level_fails() {
     if !tools() {
         return;
     }
-    let dir = certified_example("cert_other_level", "levels/01-toppers/tiny-frosting.txt");
+    let dir = certified_example(
+        "cert_other_level",
+        "levels/01-toppers/tiny-frosting.txt",
+        &[],
+    );
     let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/01-toppers/first-frosting.txt");
     std::fs::copy(other, dir.join("level.txt")).expect("copy");
     assert_cmd_snapshot!(&dir, &CHECK);

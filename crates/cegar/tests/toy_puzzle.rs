@@ -645,8 +645,15 @@ fn a_sketch_is_checked_like_any_candidate() {
         let want = brute_force(&Toy::new(rows, false));
         let toy = Toy::new(rows, false);
         let every: Vec<bool> = toy.cells.iter().map(|&c| c != b'#').collect();
-        let dark: Vec<bool> = toy.cells.iter().map(|&c| matches!(c, b'S' | b'T')).collect();
-        for (sketch, solves) in [(every.clone(), toy.solves(&every)), (dark.clone(), toy.solves(&dark))] {
+        let dark: Vec<bool> = toy
+            .cells
+            .iter()
+            .map(|&c| matches!(c, b'S' | b'T'))
+            .collect();
+        for (sketch, solves) in [
+            (every.clone(), toy.solves(&every)),
+            (dark.clone(), toy.solves(&dark)),
+        ] {
             for on in [true, false] {
                 let opts = Options {
                     trace: true,
@@ -658,7 +665,9 @@ fn a_sketch_is_checked_like_any_candidate() {
                 let (r, traces) = solve_traced(&mut toy, &opts);
                 assert_eq!(r.cost, want, "{rows:?}");
                 assert_eq!(r.status, Status::Optimal, "{rows:?}");
-                let used = traces.iter().any(|t| t.starts_with("trace: sketch: a verified"));
+                let used = traces
+                    .iter()
+                    .any(|t| t.starts_with("trace: sketch: a verified"));
                 assert_eq!(used, on && solves, "{rows:?}: {traces:?}");
                 if on {
                     assert!(r.times.sketch > std::time::Duration::ZERO);
@@ -666,4 +675,45 @@ fn a_sketch_is_checked_like_any_candidate() {
             }
         }
     }
+}
+
+/// A sketch that costs more than the bound (`max_cost`) is no candidate of
+/// that solve: the loop still proves that nothing within the bound solves.
+#[test]
+fn a_sketch_over_the_bound_is_dropped() {
+    let mut tried = 0;
+    for rows in LEVELS {
+        let Some(want) = brute_force(&Toy::new(rows, false)) else {
+            continue;
+        };
+        if want == 0 {
+            continue;
+        }
+        let toy = Toy::new(rows, false);
+        let every: Vec<bool> = toy.cells.iter().map(|&c| c != b'#').collect();
+        if !toy.solves(&every) {
+            continue;
+        }
+        let opts = Options {
+            trace: true,
+            max_cost: Some(want - 1),
+            ..Options::default()
+        };
+        let mut toy = Toy::new(rows, false);
+        toy.sketch = Some(every);
+        let (r, traces) = solve_traced(&mut toy, &opts);
+        tried += 1;
+        assert!(r.candidate.is_none(), "{rows:?}: {traces:?}");
+        assert_eq!(r.status, Status::Unsolvable, "{rows:?}");
+        assert!(
+            traces
+                .iter()
+                .any(|t| t.starts_with("trace: sketch: dropped")),
+            "{rows:?}: {traces:?}"
+        );
+    }
+    assert!(
+        tried > 0,
+        "no toy level has a solving sketch over its bound"
+    );
 }

@@ -310,8 +310,7 @@ impl<'a> Sketcher<'a> {
         }
         let cell = enc.nodes[bundle[0]].cell;
         if matches!(goal, Goal::Fork) {
-            let fork = enc.free_index(cell).is_none()
-                && k_exits(self.landing(bundle, None)) >= 2;
+            let fork = enc.free_index(cell).is_none() && k_exits(self.landing(bundle, None)) >= 2;
             if fork {
                 return Some(true);
             }
@@ -341,7 +340,10 @@ impl<'a> Sketcher<'a> {
         let enc = self.enc;
         let cell = enc.nodes[bundle[0]].cell;
         let Some(i) = enc.free_index(cell) else {
-            return self.landing(bundle, None).map(|g| vec![(None, g)]).unwrap_or_default();
+            return self
+                .landing(bundle, None)
+                .map(|g| vec![(None, g)])
+                .unwrap_or_default();
         };
         if let Some(d) = self.laid.get(&i).copied().or_else(|| on_way(steps, k, i)) {
             return self
@@ -445,7 +447,10 @@ mod tests {
 ";
         let layout = sketch_of(text, SEED).expect("a sketch");
         assert!(judge(&layout).solved(), "{layout}");
-        assert_eq!(sketch_of(text, SEED).map(|l| l.to_string()), Some(layout.to_string()));
+        assert_eq!(
+            sketch_of(text, SEED).map(|l| l.to_string()),
+            Some(layout.to_string())
+        );
     }
 
     /// A splitter's second exit is led on too: both targets receive.

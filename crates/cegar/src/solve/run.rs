@@ -798,6 +798,15 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         let check = self.puzzle.check(&candidate, self.opts.trace);
         self.report.times.sketch += t.elapsed();
         match check {
+            Check::Accepted { cost } if self.bound.is_some_and(|b| cost > b) => {
+                // Over the bound (`--max-belts`, or the second loop of a
+                // certificate): not a candidate of this solve.
+                self.trace(format!(
+                    "trace: sketch: dropped, its cost {cost} is over the bound {}",
+                    self.bound.unwrap_or_default()
+                ));
+                Ok(())
+            }
             Check::Accepted { cost } => {
                 self.trace(format!(
                     "trace: sketch: a verified candidate of cost {cost} in {:.3}s",

@@ -2,11 +2,13 @@
 //! stream after another, along a shortest way of the move graph into a
 //! target that accepts every kind they carry, over the belts laid so far
 //! (a stream that meets them follows them: a merge); the other exits of a
-//! splitter or a teleporter on the way become streams of their own. The
-//! ways are drawn with random ties, and every sketch is judged by the
-//! simulator: only a layout it accepts is ever returned, so a sketch can
-//! save the first SAT calls but never make a claim (`docs/performance.md`,
-//! "Sketches").
+//! splitter or a teleporter on the way become streams of their own. With
+//! `:targets`, in half the tries each plain source's stream is first led
+//! to arrive with one of the kinds it names (a different one per source
+//! while they last). The ways are drawn with random ties, and every
+//! sketch is judged by the simulator: only a layout it accepts is ever
+//! returned, so a sketch can save the first SAT calls but never make a
+//! claim (`docs/performance.md`, "Sketches").
 
 use crate::encode::{Encoding, FreeId, NodeId, SourceId, CHOICES};
 use crate::grid::{CellId, Dir};
@@ -56,6 +58,9 @@ struct Stream {
     /// Lead it to a fork first (a splitter, a teleporter with several
     /// outs), whose exits then go on as streams of their own.
     via_fork: bool,
+    /// The kinds it must arrive with (a bit per kind), if this try gives
+    /// it one of the kinds `:targets` names.
+    kinds: Option<u8>,
 }
 
 /// One step of a way: from the bundle at `prev`, laying `belt` (when the
@@ -135,9 +140,31 @@ impl<'a> Sketcher<'a> {
         cegar::sat::race::shuffle(&mut targets, self.rng.next_u64());
         // Targets beyond one per source need a fork on some way.
         let spare = targets.len() > order.len();
+        // With `:targets`, in half the tries each plain source is given
+        // one of its kinds (the other half lets the ways pick them).
+        let mut named: Vec<u8> = self
+            .enc
+            .level
+            .flags
+            .targets
+            .iter()
+            .flatten()
+            .map(|k| 1u8 << k.index())
+            .collect();
+        if !named.is_empty() {
+            cegar::sat::race::shuffle(&mut named, self.rng.next_u64());
+            if self.rng.below(2) == 0 {
+                named.clear();
+            }
+        }
         let mut streams: VecDeque<Stream> = VecDeque::new();
         for (i, s) in order.into_iter().enumerate() {
             let via_fork = spare && self.rng.below(2) == 0;
+            let plain = matches!(self.enc.level.tile(self.enc.sources[s]), Tile::Source(_));
+            let kinds = match plain {
+                true => named.get(i).copied(),
+                false => None,
+            };
             let aim = (!targets.is_empty()).then(|| targets[i % targets.len()]);
             let bundle: Bundle = self
                 .enc
@@ -153,6 +180,7 @@ impl<'a> Sketcher<'a> {
                 bundle,
                 aim,
                 via_fork,
+                kinds,
             });
         }
         let mut led = 0;
@@ -167,13 +195,14 @@ impl<'a> Sketcher<'a> {
             };
             let sides = match sides {
                 Some(sides) => sides,
-                None => self.lead(&stream.bundle, stream.aim)?,
+                None => self.lead(&stream.bundle, stream.aim, stream.kinds)?,
             };
             for bundle in sides {
                 streams.push_back(Stream {
                     bundle,
                     aim: None,
                     via_fork: false,
+                    kinds: None,
                 });
             }
         }
@@ -194,14 +223,18 @@ impl<'a> Sketcher<'a> {
     }
 
     /// Leads one stream to a target that accepts all its kinds (one no
-    /// stream feeds yet, when it can), laying the belts of the way; returns
-    /// the streams its forks leave behind, or `None` when there is no way.
-    fn lead(&mut self, start: &Bundle, aim: Option<CellId>) -> Option<Vec<Bundle>> {
-        let found = aim
-            .filter(|t| !self.fed.contains(t))
-            .and_then(|t| self.search(start, Goal::At(t)))
-            .or_else(|| self.search(start, Goal::Unfed))
-            .or_else(|| self.search(start, Goal::Any))?;
+    /// stream feeds yet, when it can), with the `kinds` asked for when
+    /// there is such a way, laying the belts of the way; returns the streams
+    /// its forks leave behind, or `None` when there is no way.
+    fn lead(
+        &mut self,
+        start: &Bundle,
+        aim: Option<CellId>,
+        kinds: Option<u8>,
+    ) -> Option<Vec<Bundle>> {
+        let found = self
+            .way_to_target(start, aim, kinds)
+            .or_else(|| kinds.and_then(|_| self.way_to_target(start, aim, None)))?;
         let mut sides = Vec::new();
         for step in found {
             if let Some((i, d)) = step.belt {
@@ -212,11 +245,25 @@ impl<'a> Sketcher<'a> {
         Some(sides)
     }
 
+    /// The way to the target `aim` if nobody feeds it yet, else to one
+    /// nobody feeds, else to any (each arriving with `kinds`, when given).
+    fn way_to_target(
+        &mut self,
+        start: &Bundle,
+        aim: Option<CellId>,
+        kinds: Option<u8>,
+    ) -> Option<Vec<Step>> {
+        aim.filter(|t| !self.fed.contains(t))
+            .and_then(|t| self.search(start, Goal::At(t), kinds))
+            .or_else(|| self.search(start, Goal::Unfed, kinds))
+            .or_else(|| self.search(start, Goal::Any, kinds))
+    }
+
     /// Leads one stream to the nearest fork, laying the belts of the way;
     /// returns the fork's exits (and the sides of the way) as streams, or
     /// `None` when no fork is in reach.
     fn lead_to_fork(&mut self, start: &Bundle) -> Option<Vec<Bundle>> {
-        let found = self.search(start, Goal::Fork)?;
+        let found = self.search(start, Goal::Fork, None)?;
         let fork = found.last()?.bundle.clone();
         let mut sides = Vec::new();
         for step in found {
@@ -230,10 +277,9 @@ impl<'a> Sketcher<'a> {
     }
 
     /// A 0-1 breadth-first search from `start` (a belt laid costs one, a
-    /// belt already there nothing) to a bundle of deliveries its target
-    /// accepts (with `new_only`, at a target nobody feeds yet); the steps of
-    /// the way, last one last.
-    fn search(&mut self, start: &Bundle, goal: Goal) -> Option<Vec<Step>> {
+    /// belt already there nothing) to where the stream may end
+    /// ([`Sketcher::arrived`]); the steps of the way, last one last.
+    fn search(&mut self, start: &Bundle, goal: Goal, kinds: Option<u8>) -> Option<Vec<Step>> {
         let mut steps: HashMap<Key, Step> = HashMap::new();
         let mut deque: VecDeque<(Key, usize)> = VecDeque::new();
         let mut cost: HashMap<Key, usize> = HashMap::new();
@@ -254,7 +300,7 @@ impl<'a> Sketcher<'a> {
                 continue;
             }
             let bundle = steps[&k].bundle.clone();
-            match self.arrived(&bundle, goal) {
+            match self.arrived(&bundle, goal, kinds) {
                 Some(true) => {
                     if !matches!(goal, Goal::Fork) {
                         self.fed.push(self.enc.nodes[bundle[0]].cell);
@@ -300,10 +346,11 @@ impl<'a> Sketcher<'a> {
     }
 
     /// Whether the bundle ends the stream: `Some(true)` at a target that
-    /// accepts every kind (and, with `new_only`, that nobody feeds yet),
-    /// `Some(false)` at a dead end (a refused delivery, a failing move),
+    /// accepts every kind, that `goal` wants and with the `kinds` asked
+    /// for (when asked); or, for [`Goal::Fork`], on a fork; `Some(false)` at
+    /// a dead end (a refused delivery, a failing move),
     /// `None` while it goes on.
-    fn arrived(&self, bundle: &Bundle, goal: Goal) -> Option<bool> {
+    fn arrived(&self, bundle: &Bundle, goal: Goal, kinds: Option<u8>) -> Option<bool> {
         let enc = self.enc;
         if bundle.iter().any(|&n| enc.node_is_forbidden(n)) {
             return Some(false);
@@ -323,7 +370,8 @@ impl<'a> Sketcher<'a> {
                 Goal::Any => true,
                 Goal::Fork => false,
             };
-            return Some(ok && wanted);
+            let right_kinds = kinds.is_none_or(|m| self.key(bundle).2 == m);
+            return Some(ok && wanted && right_kinds);
         }
         None
     }
@@ -460,6 +508,23 @@ mod tests {
 .   .   .   .   ->
 +>  .   x>  .   .
 .   .   .   .   ->
+";
+        let layout = sketch_of(text, SEED).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+    }
+
+    /// `:targets` asks for a frosted and a plain delivery, and both
+    /// shortest ways miss the topper: a try that gives one source the
+    /// frosting leads it past the topper, and the simulator accepts.
+    #[test]
+    fn targets_kinds_are_given_to_the_sources() {
+        let text = "\
+:targets 0 1
++>  .   .   .   ->?
+.   .   .   .   .
+.   .   1v  .   .
+.   .   .   .   .
++>  .   .   .   ->?
 ";
         let layout = sketch_of(text, SEED).expect("a sketch");
         assert!(judge(&layout).solved(), "{layout}");

@@ -235,14 +235,20 @@ impl<'a> Sketcher<'a> {
         let found = self
             .way_to_target(start, aim, kinds)
             .or_else(|| kinds.and_then(|_| self.way_to_target(start, aim, None)))?;
+        Some(self.lay(found))
+    }
+
+    /// Lays the belts of a way's steps; returns the streams its forks
+    /// leave behind.
+    fn lay(&mut self, way: Vec<Step>) -> Vec<Bundle> {
         let mut sides = Vec::new();
-        for step in found {
+        for step in way {
             if let Some((i, d)) = step.belt {
                 self.laid.insert(i, d);
             }
             sides.extend(step.sides);
         }
-        Some(sides)
+        sides
     }
 
     /// The way to the target `aim` if nobody feeds it yet, else to one
@@ -265,14 +271,9 @@ impl<'a> Sketcher<'a> {
     fn lead_to_fork(&mut self, start: &Bundle) -> Option<Vec<Bundle>> {
         let found = self.search(start, Goal::Fork, None)?;
         let fork = found.last()?.bundle.clone();
-        let mut sides = Vec::new();
-        for step in found {
-            if let Some((i, d)) = step.belt {
-                self.laid.insert(i, d);
-            }
-            sides.extend(step.sides);
-        }
-        sides.extend(self.landing(&fork, None)?);
+        let exits = self.landing(&fork, None)?;
+        let mut sides = self.lay(found);
+        sides.extend(exits);
         Some(sides)
     }
 
@@ -357,7 +358,7 @@ impl<'a> Sketcher<'a> {
         }
         let cell = enc.nodes[bundle[0]].cell;
         if matches!(goal, Goal::Fork) {
-            let fork = enc.free_index(cell).is_none() && k_exits(self.landing(bundle, None)) >= 2;
+            let fork = enc.free_id(cell).is_none() && k_exits(self.landing(bundle, None)) >= 2;
             if fork {
                 return Some(true);
             }
@@ -387,7 +388,7 @@ impl<'a> Sketcher<'a> {
     ) -> Vec<(Option<(FreeId, Dir)>, Vec<Bundle>)> {
         let enc = self.enc;
         let cell = enc.nodes[bundle[0]].cell;
-        let Some(i) = enc.free_index(cell) else {
+        let Some(i) = enc.free_id(cell) else {
             return self
                 .landing(bundle, None)
                 .map(|g| vec![(None, g)])

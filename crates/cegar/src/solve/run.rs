@@ -798,23 +798,24 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         let check = self.puzzle.check(&candidate, self.opts.trace);
         self.report.times.sketch += t.elapsed();
         match check {
-            Check::Accepted { cost } if self.bound.is_some_and(|b| cost > b) => {
+            Check::Accepted { cost } => match self.bound.filter(|&b| cost > b) {
                 // Over the bound (`--max-belts`, or the second loop of a
                 // certificate): not a candidate of this solve.
-                self.trace(format!(
-                    "trace: sketch: dropped, its cost {cost} is over the bound {}",
-                    self.bound.unwrap_or_default()
-                ));
-                Ok(())
-            }
-            Check::Accepted { cost } => {
-                self.trace(format!(
-                    "trace: sketch: a verified candidate of cost {cost} in {:.3}s",
-                    t.elapsed().as_secs_f64()
-                ));
-                self.on_accepted(candidate, cost);
-                Ok(())
-            }
+                Some(bound) => {
+                    self.trace(format!(
+                        "trace: sketch: dropped, its cost {cost} is over the bound {bound}"
+                    ));
+                    Ok(())
+                }
+                None => {
+                    self.trace(format!(
+                        "trace: sketch: a verified candidate of cost {cost} in {:.3}s",
+                        t.elapsed().as_secs_f64()
+                    ));
+                    self.on_accepted(candidate, cost);
+                    Ok(())
+                }
+            },
             Check::Rejected { clauses, reason } => self.on_rejected(&candidate, &clauses, reason),
         }
     }

@@ -499,7 +499,7 @@ impl Encoding {
     }
 
     /// The free cell `c` is, if it is one.
-    pub(super) fn free_id(&self, c: CellId) -> Option<FreeId> {
+    pub(crate) fn free_id(&self, c: CellId) -> Option<FreeId> {
         self.free_ix.get(&c).copied()
     }
 }

@@ -323,11 +323,6 @@ impl Encoding {
         self.forbidden[n]
     }
 
-    /// The free cell `c` is, if it is one.
-    pub fn free_index(&self, c: CellId) -> Option<FreeId> {
-        self.free_id(c)
-    }
-
     /// The edges leaving node `n`.
     pub fn out_edge_ids(&self, n: NodeId) -> impl Iterator<Item = EdgeId> + '_ {
         self.out_edges[n].iter().copied()

@@ -369,3 +369,75 @@ fn runs_do_not_depend_on_unvisited_cells() {
     eprintln!("{cases} runs kept when {changed} unvisited cells changed");
     assert!(changed >= cases, "only {changed} cells changed");
 }
+
+/// The claim behind the explanations (`encodings/README.md`, "Requirement
+/// switches"): with a switch per requirement, the assignment read off any
+/// run that does not fail, with each switch set to whether the run meets its
+/// requirement, satisfies every clause it decides. So an UNSAT answer under
+/// some switches means that no layout meets those requirements, whatever it
+/// does about the others. Checked on every layout without idle belts of tiny
+/// random levels (also with `:targets` set now and then from a run's pairs).
+#[test]
+fn every_run_of_tiny_levels_satisfies_the_switched_encoding() {
+    use common::tiny::{layouts, random_level, Rng};
+    use frosted::encode::EncodeOptions;
+    use frosted::explain::Achieved;
+    let cases = common::cases("FROSTED_EXHAUSTIVE_CASES", 1000);
+    let mut rng = Rng::new(0x5e1f_c0de_0000_0027);
+    let opts = EncodeOptions {
+        requirement_switches: true,
+        ..Default::default()
+    };
+    let (mut runs, mut partial) = (0, 0);
+    for case in 0..cases {
+        let mut level = random_level(&mut rng, 5);
+        if rng.below(2) == 0 {
+            level.flags.targets = random_targets(&mut rng, &level);
+        }
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &opts, &mut cnf, &mut vars);
+        for (mut layout, _) in layouts(&level) {
+            layout.flags = level.flags.clone();
+            let outcome = Simulator::recording(&layout).run();
+            let achieved = Achieved::of(&level, &layout, &outcome);
+            let idle = level.free_cells().any(|c| {
+                matches!(layout.tile(c), frosted::level::Tile::Belt(_))
+                    && !outcome.visited[c.index()]
+            });
+            if !achieved.ran || idle {
+                continue;
+            }
+            runs += 1;
+            let mut val = enc.witness(&layout, &outcome.occupancy);
+            for &(r, lit) in &enc.switches {
+                val[lit.var().idx()] = Some(achieved.meets(r) != lit.is_neg());
+            }
+            if enc.switches.iter().any(|&(r, _)| !achieved.meets(r)) {
+                partial += 1;
+            }
+            let falsified = falsified(&cnf, &val);
+            assert!(
+                falsified.is_none(),
+                "case {case}: the run of\n{layout}\nfalsifies {falsified:?}"
+            );
+        }
+    }
+    eprintln!("{runs} runs of tiny levels ({partial} missing some requirement) satisfy the switched encoding");
+    assert!(partial > cases, "only {partial} runs missing a requirement");
+}
+
+/// A `:targets` flag of one to three kinds, drawn from the kinds the
+/// level's toppers and sources can make.
+fn random_targets(
+    rng: &mut common::tiny::Rng,
+    level: &frosted::level::Level,
+) -> Option<Vec<frosted::grid::Kind>> {
+    use frosted::grid::Kind;
+    let n = 1 + rng.below(level.sources().count().clamp(1, 3));
+    Some(
+        (0..n)
+            .map(|_| Kind::ALL[rng.below(Kind::ALL.len())])
+            .collect(),
+    )
+}

@@ -5,7 +5,13 @@
 //! splitter or a teleporter on the way become streams of their own. With
 //! `:targets`, in half the tries each plain source's stream is first led
 //! to arrive with one of the kinds it names (a different one per source
-//! while they last). The ways are drawn with random ties, and every
+//! while they last; those of targets that accept one kind go first, to
+//! sources aimed at such a target), and the kinds left go to the
+//! any-sources, whose five kinds the toppers on their way must narrow to
+//! exactly those. On a level with crossovers, half the tries let a way
+//! pass a crossover only across a way laid before it (a crossover passed
+//! on one axis refuses the next donut on that axis until one passes on
+//! the other, so a lone stream through it jams). The ways are drawn with random ties, and every
 //! sketch is judged by the simulator: only a layout it accepts is ever
 //! returned, so a sketch can save the first SAT calls but never make a
 //! claim (`docs/performance.md`, "Sketches").
@@ -13,7 +19,7 @@
 use crate::encode::{Encoding, FreeId, NodeId, SourceId, CHOICES};
 use crate::grid::{CellId, Dir};
 use crate::judge::judge;
-use crate::level::{Level, Tile};
+use crate::level::{Accepts, Level, Tile};
 use cegar::xorshift::XorShift;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -81,6 +87,14 @@ pub struct Sketcher<'a> {
     laid: HashMap<FreeId, Dir>,
     /// Targets that some stream already delivers to.
     fed: Vec<CellId>,
+    /// Per crossover some laid way passes, the axes it is passed on (a
+    /// bit each: [`axis_bit`]).
+    crossed: HashMap<CellId, u8>,
+    /// Whether this try lets a way pass a crossover only across a way laid
+    /// before it ([`Sketcher::crosses_fairly`]).
+    strict: bool,
+    /// Whether the level has a crossover.
+    has_crossover: bool,
     rng: XorShift,
     /// What the tries did so far.
     pub tally: Tally,
@@ -100,6 +114,13 @@ impl<'a> Sketcher<'a> {
             enc,
             laid: HashMap::new(),
             fed: Vec::new(),
+            crossed: HashMap::new(),
+            strict: false,
+            has_crossover: enc
+                .level
+                .shape
+                .cells()
+                .any(|c| matches!(enc.level.tile(c), Tile::Crossover)),
             rng: XorShift(seed | 1),
             tally: Tally::default(),
         }
@@ -134,6 +155,10 @@ impl<'a> Sketcher<'a> {
     fn draw(&mut self) -> Option<Level> {
         self.laid.clear();
         self.fed.clear();
+        self.crossed.clear();
+        // (Drawn only where there is a crossover, so that the other levels'
+        // tries draw what they drew before.)
+        self.strict = self.has_crossover && self.rng.below(2) == 0;
         let mut order: Vec<SourceId> = self.enc.sources.keys().collect();
         cegar::sat::race::shuffle(&mut order, self.rng.next_u64());
         let mut targets: Vec<CellId> = self.enc.level.targets().collect();
@@ -157,15 +182,18 @@ impl<'a> Sketcher<'a> {
                 named.clear();
             }
         }
+        let mut aims: Vec<Option<CellId>> = (0..order.len())
+            .map(|i| (!targets.is_empty()).then(|| targets[i % targets.len()]))
+            .collect();
+        if !named.is_empty() {
+            named = self.aim_at_one_kind_targets(&order, &targets, named, &mut aims);
+        }
+        let kinds = self.kinds_per_source(&order, &named);
         let mut streams: VecDeque<Stream> = VecDeque::new();
         for (i, s) in order.into_iter().enumerate() {
             let via_fork = spare && self.rng.below(2) == 0;
-            let plain = matches!(self.enc.level.tile(self.enc.sources[s]), Tile::Source(_));
-            let kinds = match plain {
-                true => named.get(i).copied(),
-                false => None,
-            };
-            let aim = (!targets.is_empty()).then(|| targets[i % targets.len()]);
+            let kinds = kinds[i];
+            let aim = aims[i];
             let bundle: Bundle = self
                 .enc
                 .edges
@@ -214,6 +242,80 @@ impl<'a> Sketcher<'a> {
         Some(self.enc.level.with_belts(belts))
     }
 
+    /// Aims the plain sources of `order`, one each while they last, at the
+    /// targets (in the order of `targets`) that accept one kind only, a
+    /// kind `named` holds: such a target is fed by a source that arrives
+    /// with that kind, which a plain source can (an any-source only by
+    /// passing every topper in turn). Returns `named` with those kinds
+    /// first, in the order of the plain sources they go to.
+    fn aim_at_one_kind_targets(
+        &self,
+        order: &[SourceId],
+        targets: &[CellId],
+        mut named: Vec<u8>,
+        aims: &mut [Option<CellId>],
+    ) -> Vec<u8> {
+        let level = &self.enc.level;
+        let mut plain = (0..order.len())
+            .filter(|&i| matches!(level.tile(self.enc.sources[order[i]]), Tile::Source(_)));
+        let mut front = Vec::new();
+        for &t in targets {
+            let Tile::Target {
+                accepts: Accepts::Only(k),
+                ..
+            } = level.tile(t)
+            else {
+                continue;
+            };
+            let bit = 1u8 << k.index();
+            let Some(pos) = named.iter().position(|&m| m == bit) else {
+                continue;
+            };
+            let Some(i) = plain.next() else { break };
+            named.remove(pos);
+            front.push(bit);
+            aims[i] = Some(t);
+        }
+        front.extend(named);
+        front
+    }
+
+    /// The kinds each source of `order` must arrive with, from the kinds
+    /// `named` by `:targets` (a bit each, in a random order; empty: none
+    /// asked): each plain source takes the next one while they last, and
+    /// the ones left go round the any-sources, each of which must then
+    /// arrive with exactly the kinds it was given (its five kinds narrowed
+    /// by the toppers on its way; a kind given to it twice makes no
+    /// sense, as each (source, kind) pair counts once, so it is given
+    /// none then).
+    fn kinds_per_source(&self, order: &[SourceId], named: &[u8]) -> Vec<Option<u8>> {
+        let plain: Vec<bool> = order
+            .iter()
+            .map(|&s| matches!(self.enc.level.tile(self.enc.sources[s]), Tile::Source(_)))
+            .collect();
+        let mut left = named.iter().copied();
+        let mut kinds: Vec<Option<u8>> = plain
+            .iter()
+            .map(|&p| if p { left.next() } else { None })
+            .collect();
+        let any: Vec<usize> = (0..order.len()).filter(|&i| !plain[i]).collect();
+        let mut twice = vec![false; order.len()];
+        for (j, k) in left.enumerate() {
+            let Some(&i) = any.get(j % any.len().max(1)) else {
+                break;
+            };
+            let m = kinds[i].unwrap_or(0);
+            twice[i] |= m & k != 0;
+            kinds[i] = Some(m | k);
+        }
+        for (i, t) in twice.into_iter().enumerate() {
+            if t {
+                kinds[i] = None;
+            }
+        }
+        kinds
+    }
+
     fn key(&self, b: &Bundle) -> Key {
         let node = &self.enc.nodes[b[0]];
         let mask = b
@@ -245,6 +347,10 @@ impl<'a> Sketcher<'a> {
         for step in way {
             if let Some((i, d)) = step.belt {
                 self.laid.insert(i, d);
+            }
+            let node = &self.enc.nodes[step.bundle[0]];
+            if let (Tile::Crossover, Some(e)) = (self.enc.level.tile(node.cell), node.entry) {
+                *self.crossed.entry(node.cell).or_default() |= axis_bit(e);
             }
             sides.extend(step.sides);
         }
@@ -314,6 +420,9 @@ impl<'a> Sketcher<'a> {
             for (belt, groups) in self.moves(&bundle, &steps, k) {
                 let step_cost = usize::from(belt.is_some());
                 for (g, next) in groups.iter().enumerate() {
+                    if !self.crosses_fairly(next) {
+                        continue;
+                    }
                     let nk = self.key(next);
                     let nc = c + step_cost;
                     if cost.get(&nk).is_some_and(|&best| best <= nc) {
@@ -344,6 +453,23 @@ impl<'a> Sketcher<'a> {
             }
         }
         None
+    }
+
+    /// Whether a bundle may stand where it does, in a strict try: not on
+    /// a crossover, unless a way laid before crosses it on the other axis
+    /// and none on this one. A crossover passed on one axis refuses the
+    /// next donut on that axis until one passes on the other (rules §4),
+    /// so a lone stream through it delivers one donut and jams; two
+    /// streams across each other take turns.
+    fn crosses_fairly(&self, bundle: &Bundle) -> bool {
+        let node = &self.enc.nodes[bundle[0]];
+        match (self.strict, self.enc.level.tile(node.cell), node.entry) {
+            (true, Tile::Crossover, Some(e)) => {
+                let used = self.crossed.get(&node.cell).copied().unwrap_or(0);
+                used & axis_bit(e) == 0 && used != 0
+            }
+            _ => true,
+        }
     }
 
     /// Whether the bundle ends the stream: `Some(true)` at a target that
@@ -454,6 +580,15 @@ impl<'a> Sketcher<'a> {
     }
 }
 
+/// The bit of the axis a move `d` runs on: 1 across, 2 up and down.
+fn axis_bit(d: Dir) -> u8 {
+    if d.is_vertical() {
+        2
+    } else {
+        1
+    }
+}
+
 /// The belt the way to `k` lays on free cell `i`, if it passes there.
 fn on_way(steps: &HashMap<Key, Step>, k: Key, i: FreeId) -> Option<Dir> {
     let mut at = Some(k);
@@ -526,6 +661,37 @@ mod tests {
 .   .   1v  .   .
 .   .   .   .   .
 +>  .   .   .   ->?
+";
+        let layout = sketch_of(text, SEED).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+    }
+
+    /// `:targets` asks for every kind but plain from one any-source: its
+    /// stream is given those four kinds and led past the frosting topper
+    /// (which turns its plain donuts frosted), where the shortest way
+    /// delivers all five.
+    #[test]
+    fn an_any_sources_kinds_are_narrowed_by_its_toppers() {
+        let text = "\
+:targets 1 3 7 15
++>? .   .   .   ->?
+.   .   .   .   .
+.   .   1^  .   .
+";
+        let layout = sketch_of(text, SEED).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+    }
+
+    /// The shortest way from the any-source runs through the crossover,
+    /// which lets its first donut by and then jams (every kind must be
+    /// delivered): a strict try leads it round the crossover instead.
+    #[test]
+    fn a_lone_stream_is_led_round_a_crossover() {
+        let text = "\
+:targets 0 1 3 7 15
++v? .   .   .
+.   *   .   ->?
+.   .   .   .
 ";
         let layout = sketch_of(text, SEED).expect("a sketch");
         assert!(judge(&layout).solved(), "{layout}");

@@ -11,10 +11,10 @@
 //! exactly those. On a level with crossovers, half the tries let a way
 //! pass a crossover only across a way laid before it (a crossover passed
 //! on one axis refuses the next donut on that axis until one passes on
-//! the other, so a lone stream through it jams). The ways are drawn with random ties, and every
-//! sketch is judged by the simulator: only a layout it accepts is ever
-//! returned, so a sketch can save the first SAT calls but never make a
-//! claim (`docs/performance.md`, "Sketches").
+//! the other, so a lone stream through it jams). The ways are drawn with
+//! random ties, and every sketch is judged by the simulator: only a
+//! layout it accepts is ever returned, so a sketch can save the first SAT
+//! calls but never make a claim (`docs/performance.md`, "Sketches").
 
 use crate::encode::{Encoding, FreeId, NodeId, SourceId, CHOICES};
 use crate::grid::{CellId, Dir};

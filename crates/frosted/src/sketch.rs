@@ -53,6 +53,10 @@ fn k_exits(groups: Option<Vec<Bundle>>) -> usize {
     groups.map_or(0, |g| g.len())
 }
 
+/// A move out of a bundle: the belt it lays (none where it lays none),
+/// and the bundles it lands in, grouped by where they stand.
+type Move = (Option<(FreeId, Dir)>, Vec<Bundle>);
+
 /// Where a bundle stands, and which kinds it holds (the search's key).
 type Key = (usize, Option<usize>, u8);
 
@@ -506,12 +510,7 @@ impl<'a> Sketcher<'a> {
     /// The moves out of a bundle: per belt choice that leaves it (none on a
     /// fixed tile, or on a `.` cell whose belt is laid), the bundles it
     /// lands in, grouped by where they stand.
-    fn moves(
-        &mut self,
-        bundle: &Bundle,
-        steps: &HashMap<Key, Step>,
-        k: Key,
-    ) -> Vec<(Option<(FreeId, Dir)>, Vec<Bundle>)> {
+    fn moves(&mut self, bundle: &Bundle, steps: &HashMap<Key, Step>, k: Key) -> Vec<Move> {
         let enc = self.enc;
         let cell = enc.nodes[bundle[0]].cell;
         let Some(i) = enc.free_id(cell) else {

@@ -260,8 +260,7 @@ impl<'a> Sketcher<'a> {
         aims: &mut [Option<CellId>],
     ) -> Vec<u8> {
         let level = &self.enc.level;
-        let mut plain = (0..order.len())
-            .filter(|&i| matches!(level.tile(self.enc.sources[order[i]]), Tile::Source(_)));
+        let mut plain = (0..order.len()).filter(|&i| self.is_plain(order[i]));
         let mut front = Vec::new();
         for &t in targets {
             let Tile::Target {
@@ -284,6 +283,11 @@ impl<'a> Sketcher<'a> {
         front
     }
 
+    /// Whether source `s` is a plain one (not an any-source).
+    fn is_plain(&self, s: SourceId) -> bool {
+        matches!(self.enc.level.tile(self.enc.sources[s]), Tile::Source(_))
+    }
+
     /// The kinds each source of `order` must arrive with, from the kinds
     /// `named` by `:targets` (a bit each, in a random order; empty: none
     /// asked): each plain source takes the next one while they last, and
@@ -293,10 +297,7 @@ impl<'a> Sketcher<'a> {
     /// sense, as each (source, kind) pair counts once, so it is given
     /// none then).
     fn kinds_per_source(&self, order: &[SourceId], named: &[u8]) -> Vec<Option<u8>> {
-        let plain: Vec<bool> = order
-            .iter()
-            .map(|&s| matches!(self.enc.level.tile(self.enc.sources[s]), Tile::Source(_)))
-            .collect();
+        let plain: Vec<bool> = order.iter().map(|&s| self.is_plain(s)).collect();
         let mut left = named.iter().copied();
         let mut kinds: Vec<Option<u8>> = plain
             .iter()

@@ -28,7 +28,7 @@
 //! costs some 10^8 units of work against the loop's budget of 4 million
 //! (`encodings/appendix-experiments.md`, A13).
 
-use super::{ChainBound, End, INF};
+use super::{ChainBound, End, INF, NONE};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -59,9 +59,9 @@ pub(super) struct Walk<'a> {
     waypoint: Vec<bool>,
     used: Vec<bool>,
     /// Per target `k`, the fewest cells a path from each free cell adds to
-    /// reach it with no cell used ([`Walk::distance`] on an empty path):
-    /// a lower bound of that distance whatever the path has used, cheap to
-    /// read before the breadth-first search around the used cells.
+    /// reach it with no cell used ([`ChainBound::distances_to`]): a lower
+    /// bound of that distance whatever the path has used, cheap to read
+    /// before the breadth-first search around the used cells.
     to_target: Vec<Vec<u32>>,
     /// Per target `k` (but the last), the same from target `k` to target
     /// `k + 1` and on to the end: `after[k]` sums those parts.
@@ -190,7 +190,7 @@ impl ChainBound {
         }
         let to_target: Vec<Vec<u32>> = targets
             .iter()
-            .map(|&goal| self.distances_to(goal, &waypoint))
+            .map(|&goal| self.distances_to(goal))
             .collect();
         let mut after = vec![0u32; targets.len()];
         for k in (0..targets.len() - 1).rev() {
@@ -223,46 +223,20 @@ impl ChainBound {
 impl ChainBound {
     /// Per free cell `u`, the fewest cells a path from `u` adds to reach
     /// point `goal` (a free cell counted, a fork's or a target's point
-    /// not), through free cells that are no waypoint: what
-    /// [`Walk::distance`] measures with no cell used, by one breadth-first
-    /// search backwards from `goal`. `INF` where none reaches it.
-    fn distances_to(&self, goal: usize, waypoint: &[bool]) -> Vec<u32> {
-        let n = self.n();
-        let mut back: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut into_goal = Vec::new();
-        for (u, ms) in self.moves.iter().enumerate() {
-            for &p in ms.iter().flatten() {
-                if p == goal {
-                    into_goal.push(u);
-                } else if p < n {
-                    back[p].push(u);
-                }
-            }
-        }
-        // Cells counted on reaching the goal: the goal itself when free.
-        let last = u32::from(goal < n);
-        let mut dist = vec![INF; n];
-        let mut queue = VecDeque::new();
-        for u in into_goal {
-            if dist[u] == INF {
-                dist[u] = last;
-                queue.push_back(u);
-            }
-        }
-        while let Some(p) = queue.pop_front() {
-            // A path runs on only through a free cell that is no waypoint
-            // (it may start on one).
-            if waypoint[p] {
-                continue;
-            }
-            for &u in &back[p] {
-                if dist[u] == INF {
-                    dist[u] = dist[p] + 1;
-                    queue.push_back(u);
-                }
-            }
-        }
-        dist
+    /// not), on through no topped cell: what [`Walk::distance`] measures
+    /// with no cell used, read off the bound's cached moves backwards from
+    /// `goal` ([`ChainBound::dist`]). `INF` where none reaches it.
+    fn distances_to(&self, goal: usize) -> Vec<u32> {
+        debug_assert!(self.walls.borrow().is_none(), "the walk sees no walls");
+        let moves = self.dist(goal, [NONE, NONE], false);
+        let counted = u32::from(goal < self.n());
+        (0..self.n())
+            .map(|u| match moves[u] {
+                m if m >= INF => INF,
+                0 => 0,
+                m => m - 1 + counted,
+            })
+            .collect()
     }
 }
 

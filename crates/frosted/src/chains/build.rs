@@ -19,15 +19,24 @@ impl ChainBound {
             .iter()
             .map(|&c| Dir::ALL.map(|d| lander.land(c, d)))
             .collect();
+        let starts: Vec<Landing> = sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect();
+        let pushes: Vec<_> = lander.free.iter().map(|&c| lander.pushes(c)).collect();
+        // Every landing is known before the points are numbered: the exits
+        // of a fork found on the way may find further forks.
+        let fork_exits = lander.every_fork_exit();
         let back = lander.back_moves(&moves);
-        let waypoints = lander.waypoints(&moves, &back)?;
+        let waypoints = lander.waypoints(&moves, &back, &pushes)?;
         if waypoints.len() > MAX_WAYPOINTS {
             return Err(format!(
                 "{} waypoints (cells toppers or bumpers work on)",
                 waypoints.len()
             ));
         }
-        let fork_exits = lander.forks.iter().map(|&z| lander.fork_exits(z)).collect();
+        let fork_cells = lander.fork_cells();
+        let fork_tops = fork_cells
+            .iter()
+            .map(|&c| lander.tops[c.index()].clone())
+            .collect();
         let accepts = lander
             .targets
             .iter()
@@ -40,22 +49,18 @@ impl ChainBound {
         for k in level.flags.targets.iter().flatten() {
             required[k.index()] += 1;
         }
-        let xy = (lander
-            .free
-            .iter()
-            .chain(&lander.forks)
-            .chain(&lander.targets))
-        .map(|&c| level.shape.pos(c))
-        .collect();
+        let xy = (lander.free.iter().chain(&fork_cells).chain(&lander.targets))
+            .map(|&c| level.shape.pos(c))
+            .collect();
         let mut topped = vec![false; lander.free.len()];
         for w in &waypoints {
             topped[w.cell] = true;
         }
         Ok(ChainBound {
             topped,
-            starts: sources.iter().map(|&(c, d, _)| lander.land(c, d)).collect(),
+            starts,
             emits: sources.iter().map(|&(_, _, kinds)| kinds).collect(),
-            passing: lander.passing_toppings(),
+            fork_tops,
             moves: moves.iter().map(|m| m.map(|l| lander.point(l))).collect(),
             free: lander.free,
             back,
@@ -132,15 +137,39 @@ fn bumpers_work_on_free_cells(level: &Level) -> Result<(), String> {
 }
 
 /// The level's cells, numbered the chain view's way: free cells densely,
-/// forks (splitters, then teleporters in with several outs) and targets
-/// each in their own list.
+/// forks and targets each in their own list. The forks are the splitters,
+/// then the teleporters in with several outs, then the *passes*: a cell a
+/// donut only passes (a preset belt, a crossover, a teleporter) that a
+/// topper works on, with the way the donut goes on from it. A pass is a
+/// fork with one exit, so the chain that meets it ends there and the
+/// toppings happen at a known place of the topology (`Search::kinds_delivered`).
 struct Lander<'a> {
     level: &'a Level,
     free: Vec<CellId>,
     /// Per cell: its index among the free cells (`usize::MAX` if not free).
     slot: Vec<usize>,
     forks: Vec<CellId>,
+    /// The passes found so far (forks after `forks`), in the order found.
+    passes: RefCell<Vec<Pass>>,
     targets: Vec<CellId>,
+    /// Per cell: the kinds of the toppers working on it.
+    tops: Vec<Vec<Kind>>,
+}
+
+/// A topped cell a donut only passes, and how it goes on from there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Pass {
+    cell: CellId,
+    next: Next,
+}
+
+/// How a donut goes on from a cell it only passes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Next {
+    /// It moves from this cell towards this side.
+    Move(CellId, Dir),
+    /// It stands on this teleporter out, then moves its way.
+    Stand(CellId, Dir),
 }
 
 impl<'a> Lander<'a> {
@@ -160,25 +189,82 @@ impl<'a> Lander<'a> {
         );
         let forks: Vec<CellId> = splitters.chain(teleporters).collect();
         let targets: Vec<CellId> = level.targets().collect();
+        let mut tops = vec![Vec::new(); shape.len()];
+        for c in shape.cells() {
+            if let Tile::Topper { kind, dir } = level.tile(c) {
+                if let Some(w) = shape.step(c, dir) {
+                    tops[w.index()].push(kind);
+                }
+            }
+        }
         Lander {
             level,
             free,
             slot,
             forks,
+            passes: RefCell::new(Vec::new()),
             targets,
+            tops,
         }
     }
 
+    /// Whether a topper works on cell `c`.
+    fn topped(&self, c: CellId) -> bool {
+        !self.tops[c.index()].is_empty()
+    }
+
+    /// The fork of the pass through `cell` going on by `next`.
+    fn pass(&self, cell: CellId, next: Next) -> Landing {
+        let mut passes = self.passes.borrow_mut();
+        let p = Pass { cell, next };
+        let i = match passes.iter().position(|&q| q == p) {
+            Some(i) => i,
+            None => {
+                passes.push(p);
+                passes.len() - 1
+            }
+        };
+        Landing::Fork(self.forks.len() + i)
+    }
+
+    /// Every fork's cell: the splitters and teleporters, then the passes'.
+    fn fork_cells(&self) -> Vec<CellId> {
+        let passes = self.passes.borrow();
+        self.forks
+            .iter()
+            .copied()
+            .chain(passes.iter().map(|p| p.cell))
+            .collect()
+    }
+
+    /// The exits of every fork, passes included: those found on the way
+    /// to an exit get theirs too, until no new pass is found.
+    fn every_fork_exit(&self) -> Vec<Vec<Landing>> {
+        let mut exits = Vec::new();
+        while exits.len() < self.forks.len() + self.passes.borrow().len() {
+            exits.push(self.fork_exits(exits.len()));
+        }
+        exits
+    }
+
     /// Where the exits of fork `z` send a donut: a splitter's left exit,
-    /// then its right one; a teleporter's outs, row by row.
-    fn fork_exits(&self, z: CellId) -> Vec<Landing> {
+    /// then its right one; a teleporter's outs, row by row; a pass's one
+    /// way on.
+    fn fork_exits(&self, z: usize) -> Vec<Landing> {
         let level = self.level;
-        match level.tile(z) {
-            Tile::Splitter(f) => vec![self.land(z, f.turn_left()), self.land(z, f.turn_right())],
+        let Some(&cell) = self.forks.get(z) else {
+            let pass = self.passes.borrow()[z - self.forks.len()];
+            return vec![self.go_on(pass.next)];
+        };
+        match level.tile(cell) {
+            Tile::Splitter(f) => vec![
+                self.land(cell, f.turn_left()),
+                self.land(cell, f.turn_right()),
+            ],
             Tile::TeleIn(ch) => level
                 .tele_outs(ch)
                 .map(|out| match level.tile(out) {
-                    Tile::TeleOut(_, od) => self.land(out, od),
+                    Tile::TeleOut(_, od) => self.go_on(Next::Stand(out, od)),
                     _ => Landing::Invalid,
                 })
                 .collect(),
@@ -186,10 +272,19 @@ impl<'a> Lander<'a> {
         }
     }
 
+    /// Where a donut going on by `next` lands: at the pass of a topped
+    /// teleporter out it stands on, else where its move takes it.
+    fn go_on(&self, next: Next) -> Landing {
+        match next {
+            Next::Stand(out, od) if self.topped(out) => self.pass(out, Next::Move(out, od)),
+            Next::Stand(c, d) | Next::Move(c, d) => self.land(c, d),
+        }
+    }
+
     /// Where a donut moving from `from` towards `d` lands, through any
-    /// preset belts, crossovers and teleporters with one out on the way
-    /// (`Invalid` for a donut that circles them forever: it delivers
-    /// nothing, like a dead chain).
+    /// untopped preset belts, crossovers and teleporters with one out on
+    /// the way (`Invalid` for a donut that circles them forever: it
+    /// delivers nothing, like a dead chain); a topped one is a pass.
     fn land(&self, from: CellId, d: Dir) -> Landing {
         let (level, shape) = (self.level, self.level.shape);
         let index_of = |list: &[CellId], c: CellId| list.iter().position(|&x| x == c);
@@ -209,13 +304,21 @@ impl<'a> Lander<'a> {
                 // A preset belt sends the donut on its way, as a
                 // teleporter out does; a crossover sends it on the way it
                 // came in.
+                Tile::Belt(bd) if self.topped(to) => return self.pass(to, Next::Move(to, bd)),
                 Tile::Belt(bd) => (from, d) = (to, bd),
+                Tile::Crossover if self.topped(to) => return self.pass(to, Next::Move(to, d)),
                 Tile::Crossover => from = to,
                 // A teleporter with several outs is a fork; one with a
                 // single out sends the donut on from there.
                 Tile::TeleIn(ch) => match (index_of(&self.forks, to), level.tele_outs(ch).next()) {
                     (Some(z), _) => return Landing::Fork(z),
                     (None, Some(out)) => match level.tile(out) {
+                        Tile::TeleOut(_, od) if self.topped(to) => {
+                            return self.pass(to, Next::Stand(out, od))
+                        }
+                        Tile::TeleOut(_, od) if self.topped(out) => {
+                            return self.pass(out, Next::Move(out, od))
+                        }
                         Tile::TeleOut(_, od) => (from, d) = (out, od),
                         _ => return Landing::Invalid,
                     },
@@ -236,14 +339,15 @@ impl<'a> Lander<'a> {
         match l {
             Landing::Free(i) => Some(i),
             Landing::Fork(z) => Some(n + z),
-            Landing::Target(t) => Some(n + self.forks.len() + t),
+            Landing::Target(t) => Some(n + self.forks.len() + self.passes.borrow().len() + t),
             Landing::Invalid => None,
         }
     }
 
     /// Per point: the free cells whose belt can lead there.
     fn back_moves(&self, moves: &[[Landing; 4]]) -> Vec<Vec<usize>> {
-        let points = self.free.len() + self.forks.len() + self.targets.len();
+        let points =
+            self.free.len() + self.forks.len() + self.passes.borrow().len() + self.targets.len();
         let mut back = vec![Vec::new(); points];
         for (i, m) in moves.iter().enumerate() {
             for p in m.iter().filter_map(|&l| self.point(l)) {
@@ -263,6 +367,7 @@ impl<'a> Lander<'a> {
         &self,
         moves: &[[Landing; 4]],
         back: &[Vec<usize>],
+        pushes: &[Vec<(Kind, Landing)>],
     ) -> Result<Vec<Waypoint>, String> {
         let (level, shape) = (self.level, self.level.shape);
         let waypoint = |i: usize, kinds: Vec<Kind>| {
@@ -277,7 +382,7 @@ impl<'a> Lander<'a> {
                 kinds,
                 succ,
                 pred: back[i].clone(),
-                pushes: self.pushes(self.free[i]),
+                pushes: pushes[i].clone(),
             }
         };
         let mut worked = vec![false; self.free.len()];
@@ -305,12 +410,12 @@ impl<'a> Lander<'a> {
                 }
                 Tile::Target { .. } => return Err("a topper working on a target".into()),
                 // Cells that never hold a donut, and cells a donut only
-                // passes ([`Lander::passing_toppings`]).
+                // passes (passes: [`Lander::land`]).
                 _ => {}
             }
         }
-        for (i, &c) in self.free.iter().enumerate() {
-            if !worked[i] && !self.pushes(c).is_empty() {
+        for i in 0..self.free.len() {
+            if !worked[i] && !pushes[i].is_empty() {
                 waypoints.push(waypoint(i, Vec::new()));
             }
         }
@@ -332,35 +437,5 @@ impl<'a> Lander<'a> {
                 },
             )
             .collect()
-    }
-
-    /// The kinds made by the toppers that work on cells a donut only passes
-    /// on its way between free cells (preset belts, crossovers, splitters,
-    /// teleporters): they cost nothing, and where a chain meets them depends
-    /// on its path, so the deliveries let every donut take any of them
-    /// anywhere (more deliveries than any run makes).
-    fn passing_toppings(&self) -> Vec<Kind> {
-        let (level, shape) = (self.level, self.level.shape);
-        let mut kinds: Vec<Kind> = shape
-            .cells()
-            .filter_map(|c| match level.tile(c) {
-                Tile::Topper { kind, dir } => shape.step(c, dir).map(|w| (kind, level.tile(w))),
-                _ => None,
-            })
-            .filter(|(_, t)| {
-                matches!(
-                    t,
-                    Tile::Belt(_)
-                        | Tile::Crossover
-                        | Tile::Splitter(_)
-                        | Tile::TeleIn(_)
-                        | Tile::TeleOut(..)
-                )
-            })
-            .map(|(kind, _)| kind)
-            .collect();
-        kinds.sort();
-        kinds.dedup();
-        kinds
     }
 }

@@ -3,7 +3,9 @@
 //! (an any-source's chain carries every kind it emits). A preset belt, a
 //! crossover or a teleporter with one out only carries a donut on to where
 //! it lands, at no cost; a splitter or a teleporter with several outs is a
-//! *fork*.
+//! *fork*, and so is such a cell when a topper works on it (a *pass*, a
+//! fork with one exit: the chain that meets it ends there, so the
+//! toppings happen at a known place of the topology).
 //!
 //! On such a board a donut on a belt goes the belt's way, whatever its
 //! kind, except where a bumper pushes it, so a layout is a set of *chains*:
@@ -62,7 +64,8 @@ const INF: u32 = u32::MAX / 4;
 const MAX_WAYPOINTS: usize = 10;
 
 /// Where a donut moving from a cell lands: a free cell, the entry of a fork
-/// (a splitter, or a teleporter in with several outs) or of a target, or
+/// (a splitter, a teleporter in with several outs, or a pass: a topped cell
+/// a donut only passes) or of a target, or
 /// somewhere the rules refuse (off the grid, a wall, a splitter or target
 /// entered the wrong way, a ring of preset belts and teleporters).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -144,7 +147,7 @@ pub struct ChainBound {
     /// through one (`distance`).
     topped: Vec<bool>,
     /// Per fork: where its exits send a donut (a splitter's left, then
-    /// right; a teleporter's outs, row by row).
+    /// right; a teleporter's outs, row by row; a pass's one way on).
     fork_exits: Vec<Vec<Landing>>,
     /// Per target: what it accepts.
     targets: Vec<Accepts>,
@@ -153,9 +156,9 @@ pub struct ChainBound {
     /// The kinds each source emits: plain, or every kind for an
     /// any-source.
     emits: Vec<&'static [Kind]>,
-    /// The kinds made by toppers working on cells a donut only passes
-    /// (preset belts, crossovers, splitters, teleporters).
-    passing: Vec<Kind>,
+    /// Per fork: the kinds of the toppers working on its cell (a splitter,
+    /// a teleporter in, or a pass's cell a donut only passes).
+    fork_tops: Vec<Vec<Kind>>,
     /// Whether a source's first donuts can be followed to its target (the
     /// level has no crossover, where one could be lost; see
     /// `Search::first_deliveries`).
@@ -301,6 +304,27 @@ mod tests {
         // (1,1) (1,0) (2,0) (3,0) (3,1): five belts.
         assert_eq!(cb.allows(4, 1_000_000), Bound::Refuted);
         assert!(matches!(cb.allows(5, 1_000_000), Bound::Allowed { .. }));
+    }
+
+    #[test]
+    fn a_topper_on_a_preset_belt_tops_only_the_donuts_that_pass_it() {
+        // The only frosting topper works on the preset belt at (2, 2): the
+        // way must pass it, (1,0) (1,1) (1,2), then (3,2) (3,1) (3,0).
+        // While it counted as working anywhere, the straight way of three
+        // belts was allowed.
+        let cb = bound("+> .  .  .  ->1\n.  .  .  .  .\n.  .  >  .  .\n.  .  1^ .  .\n");
+        assert_eq!(cb.allows(5, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(6, 1_000_000), Bound::Allowed { cost: 6 });
+    }
+
+    #[test]
+    fn a_topped_crossover_tops_only_the_donuts_that_cross_it() {
+        // The only frosting topper works on the crossover at (2, 2), passed
+        // only across (the topper closes its other way): (1,1) (1,2), then
+        // (3,2) (3,1), four belts. The straight way of three is not topped.
+        let cb = bound(".  .  .  .  .\n+> .  .  .  ->1\n.  .  *  .  .\n.  .  1^ .  .\n");
+        assert_eq!(cb.allows(3, 1_000_000), Bound::Refuted);
+        assert_eq!(cb.allows(4, 1_000_000), Bound::Allowed { cost: 4 });
     }
 
     #[test]

@@ -518,8 +518,8 @@ impl<'a> Search<'a> {
     /// never waits and is topped by the toppers it passes once each, and
     /// its donuts arrive in the order they left. A solution's run delivers
     /// some donut of `s`, so it delivers that first donut, of one of these
-    /// kinds, to that target (every kind the toppers on the cells it only
-    /// passes could make is followed, as in [`Search::kinds_delivered`]).
+    /// kinds, to that target (a topped cell it only passes would be a pass,
+    /// a fork, so the chain passes none).
     ///
     /// When no open chain is dead (`may_strand` false), no donut strands,
     /// so the run ends only by failing or by repeating its state. The
@@ -555,13 +555,17 @@ impl<'a> Search<'a> {
     /// moving every tick.
     fn delivered_as(&self, s: usize, k: Kind) -> Vec<Kind> {
         let cb = self.cb;
-        let mut kinds = with_passing(vec![k], &cb.passing);
+        let mut kinds = vec![k];
         for &wp in &self.chains[s].order {
             let mut topped = Vec::new();
             for &k in &kinds {
-                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| topped.push(k2));
+                leaving_waypoint(k, &cb.waypoints[wp].kinds, |k2| {
+                    if !topped.contains(&k2) {
+                        topped.push(k2);
+                    }
+                });
             }
-            kinds = with_passing(topped, &cb.passing);
+            kinds = topped;
         }
         kinds
     }
@@ -585,12 +589,6 @@ impl<'a> Search<'a> {
             if std::mem::replace(&mut seen[idx(i, a, k)], true) {
                 continue;
             }
-            // A topper on a cell the donut may pass on its way.
-            for &t in &cb.passing {
-                if t.prev() == Some(k) {
-                    stack.push((i, a, t));
-                }
-            }
             let ch = &self.chains[i];
             if let Some(&wp) = ch.order.get(a) {
                 let pushes = &cb.waypoints[wp].pushes;
@@ -612,9 +610,14 @@ impl<'a> Search<'a> {
                         kinds[k.index()] = true;
                     }
                 }
+                // The toppers working on the fork's cell may act on the
+                // donut there, or not (it may not stand there at the end
+                // of a tick), as often as it waits.
                 End::Fork(z) => {
                     if let Some((first, n)) = self.children[z] {
-                        stack.extend((first..first + n).map(|c| (c, 0, k)));
+                        for k2 in topped(k, &cb.fork_tops[z]) {
+                            stack.extend((first..first + n).map(|c| (c, 0, k2)));
+                        }
                     }
                 }
                 End::Open => stack.extend(into[i].iter().map(|&(j, a2)| (j, a2, k))),
@@ -634,20 +637,6 @@ fn leaving_waypoint(k: Kind, tops: &[Kind], mut each: impl FnMut(Kind)) {
         [top] => each(if top.prev() == Some(k) { top } else { k }),
         _ => topped(k, tops).into_iter().for_each(each),
     }
-}
-
-/// `kinds` and every kind the toppers working on cells a donut only passes
-/// (`passing`) can turn them into.
-fn with_passing(kinds: Vec<Kind>, passing: &[Kind]) -> Vec<Kind> {
-    let mut out: Vec<Kind> = Vec::new();
-    for k in kinds {
-        for k2 in topped(k, passing) {
-            if !out.contains(&k2) {
-                out.push(k2);
-            }
-        }
-    }
-    out
 }
 
 /// `k` and every kind the toppers making `tops` can turn it into, acting

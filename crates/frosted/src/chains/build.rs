@@ -227,6 +227,12 @@ impl<'a> Lander<'a> {
         Landing::Fork(self.forks.len() + i)
     }
 
+    /// How many forks there are, passes included (so far, while landings
+    /// are still being found).
+    fn fork_count(&self) -> usize {
+        self.forks.len() + self.passes.borrow().len()
+    }
+
     /// Every fork's cell: the splitters and teleporters, then the passes'.
     fn fork_cells(&self) -> Vec<CellId> {
         let passes = self.passes.borrow();
@@ -241,7 +247,7 @@ impl<'a> Lander<'a> {
     /// to an exit get theirs too, until no new pass is found.
     fn every_fork_exit(&self) -> Vec<Vec<Landing>> {
         let mut exits = Vec::new();
-        while exits.len() < self.forks.len() + self.passes.borrow().len() {
+        while exits.len() < self.fork_count() {
             exits.push(self.fork_exits(exits.len()));
         }
         exits
@@ -339,15 +345,14 @@ impl<'a> Lander<'a> {
         match l {
             Landing::Free(i) => Some(i),
             Landing::Fork(z) => Some(n + z),
-            Landing::Target(t) => Some(n + self.forks.len() + self.passes.borrow().len() + t),
+            Landing::Target(t) => Some(n + self.fork_count() + t),
             Landing::Invalid => None,
         }
     }
 
     /// Per point: the free cells whose belt can lead there.
     fn back_moves(&self, moves: &[[Landing; 4]]) -> Vec<Vec<usize>> {
-        let points =
-            self.free.len() + self.forks.len() + self.passes.borrow().len() + self.targets.len();
+        let points = self.free.len() + self.fork_count() + self.targets.len();
         let mut back = vec![Vec::new(); points];
         for (i, m) in moves.iter().enumerate() {
             for p in m.iter().filter_map(|&l| self.point(l)) {
@@ -387,8 +392,10 @@ impl<'a> Lander<'a> {
         };
         let mut worked = vec![false; self.free.len()];
         let mut waypoints = Vec::new();
+        // In the order of each cell's first topper, with the kinds of all
+        // the toppers working on it.
         for c in shape.cells() {
-            let Tile::Topper { kind, dir } = level.tile(c) else {
+            let Tile::Topper { dir, .. } = level.tile(c) else {
                 continue;
             };
             let Some(w) = shape.step(c, dir) else {
@@ -397,16 +404,9 @@ impl<'a> Lander<'a> {
             match level.tile(w) {
                 Tile::Empty => {
                     let i = self.slot[w.index()];
-                    if std::mem::replace(&mut worked[i], true) {
-                        // Another topper working on the same cell.
-                        if let Some(wp) =
-                            waypoints.iter_mut().find(|wp: &&mut Waypoint| wp.cell == i)
-                        {
-                            wp.kinds.push(kind);
-                        }
-                        continue;
+                    if !std::mem::replace(&mut worked[i], true) {
+                        waypoints.push(waypoint(i, self.tops[w.index()].clone()));
                     }
-                    waypoints.push(waypoint(i, vec![kind]));
                 }
                 Tile::Target { .. } => return Err("a topper working on a target".into()),
                 // Cells that never hold a donut, and cells a donut only

@@ -615,8 +615,12 @@ impl<'a> Search<'a> {
                 // of a tick), as often as it waits.
                 End::Fork(z) => {
                     if let Some((first, n)) = self.children[z] {
-                        for k2 in topped(k, &cb.fork_tops[z]) {
-                            stack.extend((first..first + n).map(|c| (c, 0, k2)));
+                        let exits = |k2| (first..first + n).map(move |c| (c, 0, k2));
+                        match &cb.fork_tops[z][..] {
+                            [] => stack.extend(exits(k)),
+                            tops => topped(k, tops)
+                                .into_iter()
+                                .for_each(|k2| stack.extend(exits(k2))),
                         }
                     }
                 }

@@ -187,6 +187,14 @@ pub trait Puzzle {
         Vec::new()
     }
 
+    /// Windows that follow a verified candidate (for example the decisions
+    /// one part of it uses, and those beside them), tried after
+    /// [`Puzzle::windows`] in the neighbourhood search around it. Same form
+    /// as [`Puzzle::windows`]; by default none.
+    fn windows_around(&mut self, _candidate: &Self::Candidate) -> Vec<Vec<usize>> {
+        Vec::new()
+    }
+
     /// Focus for the first searches: sets of literals to assume, narrowest
     /// first, each keeping the search to a part of the instance where a
     /// candidate is likely (none: no focus). Until the first verified

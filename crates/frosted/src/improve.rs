@@ -10,7 +10,10 @@
 //! by changing this window alone". So the loop still ends with the call over
 //! the whole board, which is the proof (see [`cegar::solve`](mod@cegar::solve)).
 
-use crate::grid::{CellId, Shape};
+use crate::grid::{CellId, Pos, Shape};
+use crate::level::Level;
+use crate::sim::Simulator;
+use std::collections::BTreeMap;
 
 /// The windows tried, as sets of indices into the list of `.` cells: squares
 /// of growing sides sliding over the grid (half a side at a time), then
@@ -54,6 +57,51 @@ pub fn windows(shape: Shape, free: &[CellId]) -> Vec<Vec<usize>> {
     out
 }
 
+/// Windows that follow `layout`: per source, the `.` cells its donuts visit
+/// in the layout's run and those within `reach` steps of them (diagonals
+/// count as one step), for each `reach` in [`STREAM_REACHES`], so one
+/// source's route can move as a whole while the others keep theirs. Windows
+/// that hold every `.` cell are left out (that is the call over the whole
+/// board).
+pub fn streams(layout: &Level, free: &[CellId]) -> Vec<Vec<usize>> {
+    let shape = layout.shape;
+    let outcome = Simulator::recording(layout).run();
+    let mut by_origin: BTreeMap<CellId, Vec<bool>> = BTreeMap::new();
+    for &(cell, _, origin, _) in &outcome.occupancy {
+        by_origin
+            .entry(origin)
+            .or_insert_with(|| vec![false; shape.len()])[cell.index()] = true;
+    }
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for reach in STREAM_REACHES {
+        for visited in by_origin.values() {
+            let near = within(shape, visited, reach);
+            let set: Vec<usize> = (0..free.len()).filter(|&i| near[free[i].index()]).collect();
+            if !set.is_empty() && set.len() < free.len() && !out.contains(&set) {
+                out.push(set);
+            }
+        }
+    }
+    out
+}
+
+/// How far around a source's cells its windows reach.
+const STREAM_REACHES: [usize; 2] = [1, 2];
+
+/// The cells within `reach` steps (diagonals count as one) of a marked one.
+fn within(shape: Shape, marked: &[bool], reach: usize) -> Vec<bool> {
+    let mut near = vec![false; shape.len()];
+    for c in shape.cells().filter(|c| marked[c.index()]) {
+        let p = shape.pos(c);
+        for y in p.y.saturating_sub(reach)..=(p.y + reach).min(shape.height - 1) {
+            for x in p.x.saturating_sub(reach)..=(p.x + reach).min(shape.width - 1) {
+                near[shape.cell(Pos { x, y }).index()] = true;
+            }
+        }
+    }
+    near
+}
+
 /// Where a window of `len` cells may start on an axis of `size` cells, every
 /// `stride` cells, the last one flush with the end.
 fn starts(size: usize, len: usize, stride: usize) -> Vec<usize> {
@@ -91,6 +139,30 @@ mod tests {
         for (i, a) in ws.iter().enumerate() {
             assert!(!ws[..i].contains(a));
         }
+    }
+
+    /// Two lanes, one per source: each source's window is its row and the
+    /// middle one; with a reach of 2 a window would hold every `.` cell,
+    /// so there is none.
+    #[test]
+    fn streams_free_one_sources_route_and_the_cells_beside_it() {
+        let read = |text: &str| match crate::parse::parse(text) {
+            Ok(l) => l,
+            Err(e) => panic!("{e:?}"),
+        };
+        let level = read(include_str!("../../../levels/02-several/two-lanes.txt"));
+        let layout = read(include_str!(
+            "../../../levels/02-several/two-lanes.solution.txt"
+        ));
+        let free: Vec<CellId> = level
+            .shape
+            .cells()
+            .filter(|&c| matches!(level.tile(c), crate::level::Tile::Empty))
+            .collect();
+        assert_eq!(free.len(), 10);
+        let top: Vec<usize> = (0..7).collect();
+        let bottom: Vec<usize> = (3..10).collect();
+        assert_eq!(streams(&layout, &free), vec![top, bottom]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::chains::{self, ChainBound};
 use crate::encode::{option_index, EncodeOptions, Encoding, LoopGates};
 use crate::explain::Learned;
 use crate::focus::corridors;
-use crate::improve::windows;
+use crate::improve::{streams, windows};
 use crate::judge::{explain, judge};
 use crate::level::{Level, Tile};
 use crate::sim::{End, Failure};
@@ -171,6 +171,10 @@ impl Puzzle for Frosted {
 
     fn windows(&self) -> Vec<Vec<usize>> {
         windows(self.level.shape, self.enc().free.as_slice())
+    }
+
+    fn windows_around(&mut self, layout: &Level) -> Vec<Vec<usize>> {
+        streams(layout, self.enc().free.as_slice())
     }
 
     /// The corridors of [`crate::focus`], narrowest first: "no belt" on

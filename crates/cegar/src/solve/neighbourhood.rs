@@ -13,16 +13,24 @@
 
 use crate::puzzle::Decision;
 use rustsat::types::Lit;
+use std::time::Duration;
 
 /// How many candidates the check may reject in one window before the search
 /// moves on (timing failures can come in the thousands).
 const WINDOW_REJECTS: usize = 20;
 
+/// How long a call in a window that follows the candidate may run before
+/// the search moves on: such windows can hold most of the instance.
+const FOLLOWING_SLICE: Duration = Duration::from_millis(500);
+
 /// The windows, and where the search is among them.
 #[derive(Default)]
 pub(super) struct Neighbourhood {
-    /// The windows it tries (decision indices, sorted).
+    /// The windows it tries (decision indices, sorted): the puzzle's fixed
+    /// ones, then those that follow the candidate searched around.
     windows: Vec<Vec<usize>>,
+    /// How many of them are fixed.
+    fixed: usize,
     /// Per window: the other windows that hold all of its decisions.
     supersets: Vec<Vec<usize>>,
     /// The search around the best candidate, while it lasts.
@@ -55,9 +63,37 @@ impl Neighbourhood {
             })
             .collect();
         Neighbourhood {
+            fixed: windows.len(),
             windows,
             supersets,
             around: None,
+        }
+    }
+
+    /// Replaces the windows that follow a candidate by `around` (those
+    /// already among the fixed ones left out), and their supersets.
+    fn follow(&mut self, around: Vec<Vec<usize>>) {
+        let fixed = self.fixed;
+        self.windows.truncate(fixed);
+        for s in &mut self.supersets {
+            s.retain(|&j| j < fixed);
+        }
+        self.supersets.truncate(fixed);
+        for w in around {
+            if !w.is_empty() && !self.windows.contains(&w) {
+                self.windows.push(w);
+            }
+        }
+        for j in fixed..self.windows.len() {
+            for i in 0..j {
+                if holds_all(&self.windows[j], &self.windows[i]) {
+                    self.supersets[i].push(j);
+                }
+            }
+            let holders = (0..self.windows.len())
+                .filter(|&i| i != j && holds_all(&self.windows[i], &self.windows[j]))
+                .collect();
+            self.supersets.push(holders);
         }
     }
 
@@ -72,9 +108,12 @@ impl Neighbourhood {
     }
 
     /// Starts (or restarts) the search around a candidate with these
-    /// decisions, from the window it was at.
-    pub(super) fn restart(&mut self, decisions: Vec<Decision>) {
-        let next = self.current().unwrap_or(0);
+    /// decisions, from the window it was at, with `around` as the windows
+    /// that follow it.
+    pub(super) fn restart(&mut self, decisions: Vec<Decision>, around: Vec<Vec<usize>>) {
+        let at = self.current().unwrap_or(0);
+        self.follow(around);
+        let next = at % self.windows.len();
         self.around = Some(Around {
             decisions,
             next,
@@ -95,6 +134,19 @@ impl Neighbourhood {
             .filter(|i| window.binary_search(i).is_err())
             .map(|i| a.decisions[i].keep)
             .collect()
+    }
+
+    /// How long the current window's call may run: unlimited in the fixed
+    /// windows, a slice in those that follow the candidate.
+    pub(super) fn slice(&self) -> Option<Duration> {
+        let a = self.around.as_ref()?;
+        (a.next >= self.fixed).then_some(FOLLOWING_SLICE)
+    }
+
+    /// The current window's call ran out of its slice: it proved nothing,
+    /// so the windows it holds are still tried.
+    pub(super) fn ran_out(&mut self) {
+        self.next_window();
     }
 
     /// A candidate of this window was rejected: after too many, move on.
@@ -165,6 +217,28 @@ mod tests {
             .collect()
     }
 
+    /// The windows that follow a candidate come after the fixed ones, get a
+    /// slice, take part in the supersets both ways, and are replaced at
+    /// the next candidate.
+    #[test]
+    fn windows_that_follow_a_candidate_are_replaced_at_the_next() {
+        let mut n = Neighbourhood::new(vec![vec![0], vec![2]]);
+        n.restart(costly(4), vec![vec![0, 1], vec![2], vec![1, 2, 3]]);
+        assert_eq!(n.windows, vec![vec![0], vec![2], vec![0, 1], vec![1, 2, 3]]);
+        assert_eq!(n.supersets, vec![vec![2], vec![3], vec![], vec![]]);
+        assert_eq!(n.slice(), None, "a fixed window runs to its answer");
+        n.unsat_window();
+        n.unsat_window();
+        assert_eq!(n.current(), Some(2));
+        assert_eq!(n.slice(), Some(FOLLOWING_SLICE));
+        n.ran_out();
+        assert_eq!(n.current(), Some(3));
+        n.restart(costly(4), vec![vec![0, 2]]);
+        assert_eq!(n.windows, vec![vec![0], vec![2], vec![0, 2]]);
+        assert_eq!(n.supersets, vec![vec![2], vec![2], vec![]]);
+        assert_eq!(n.current(), Some(0), "the search was at window 3, now gone");
+    }
+
     #[test]
     fn holds_all_compares_sorted_sets() {
         assert!(holds_all(&[0, 1, 2, 3], &[1, 3]));
@@ -180,7 +254,7 @@ mod tests {
     fn windows_held_by_an_unsat_window_are_skipped() {
         let windows = vec![vec![0, 1], vec![0, 1, 2, 3], vec![2, 3]];
         let mut n = Neighbourhood::new(windows.clone());
-        n.restart(costly(4));
+        n.restart(costly(4), Vec::new());
         assert_eq!(n.current(), Some(0));
         n.unsat_window();
         assert_eq!(n.current(), Some(1));
@@ -192,7 +266,7 @@ mod tests {
         );
 
         let mut n = Neighbourhood::new(windows);
-        n.restart(costly(4));
+        n.restart(costly(4), Vec::new());
         n.unsat_window();
         for _ in 0..WINDOW_REJECTS {
             n.rejected();

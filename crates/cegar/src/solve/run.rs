@@ -588,6 +588,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// What the next call does: `searching`, `proving` or `improving window N`.
     fn mode(&self) -> String {
         match self.neighbourhood.current() {
+            Some(w) if self.neighbourhood.slice().is_some() => {
+                format!("improving window {w} (following the best)")
+            }
             Some(w) => format!("improving window {w}"),
             None if self.focused().is_some() => {
                 let mode = if self.proving { "proving" } else { "searching" };
@@ -630,9 +633,10 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         }
         let t = Instant::now();
         let n_vars = self.vars.n_used();
-        let slice_end = match self.focused() {
-            Some(_) => Some(self.focus.call_end(t)),
-            None => self.restart.call_end(self.proving_with_best()),
+        let slice_end = match (self.focused(), self.neighbourhood.slice()) {
+            (Some(_), _) => Some(self.focus.call_end(t)),
+            (None, Some(slice)) => Some(t + slice),
+            (None, None) => self.restart.call_end(self.proving_with_best()),
         };
         let deadline = match slice_end {
             Some(end) => Some(self.deadline.map_or(end, |d| d.min(end))),
@@ -696,6 +700,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                     self.trace("trace: the call ran out of its slice: restarting".into());
                     self.restart.put_off();
                 }
+                Answer::Unknown if improving && self.time_left() => self.neighbourhood.ran_out(),
                 Answer::Unknown => break,
                 // Not by changing this window alone: no proof of anything.
                 Answer::Unsat if improving => self.neighbourhood.unsat_window(),
@@ -908,7 +913,8 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             return false;
         }
         let decisions = self.puzzle.decisions_of(candidate);
-        self.neighbourhood.restart(decisions);
+        let around = self.puzzle.windows_around(candidate);
+        self.neighbourhood.restart(decisions, around);
         true
     }
 

@@ -1,7 +1,7 @@
 //! Neighbourhood search: once a layout is verified, look for a smaller one that
 //! keeps most of it.
 //!
-//! Each try frees the `.` cells inside one window of the grid and fixes every
+//! Each try frees the `.` cells inside one window and fixes every
 //! other `.` cell to what the best layout holds there (by assumptions, so the
 //! solver keeps everything it learned), with the belt bound one below the best.
 //! Such calls are small and quick, where a call over the whole board near the
@@ -9,6 +9,10 @@
 //! down took 40–50 s each. Their answers prove nothing: an UNSAT only says "not
 //! by changing this window alone". So the loop still ends with the call over
 //! the whole board, which is the proof (see [`cegar::solve`](mod@cegar::solve)).
+//!
+//! The windows are squares and bands of the grid ([`windows`]), then, for the
+//! layout searched around, one source's route and the cells beside it
+//! ([`streams`]).
 
 use crate::grid::{CellId, Pos, Shape};
 use crate::level::Level;
@@ -50,11 +54,17 @@ pub fn windows(shape: Shape, free: &[CellId]) -> Vec<Vec<usize>> {
             })
             .map(|(i, _)| i)
             .collect();
-        if !set.is_empty() && set.len() < free.len() && !out.contains(&set) {
-            out.push(set);
-        }
+        keep_window(&mut out, set, free.len());
     }
     out
+}
+
+/// Adds `set` to the windows `out` unless it is empty, holds all `n_free`
+/// `.` cells (that is the call over the whole board) or is there already.
+fn keep_window(out: &mut Vec<Vec<usize>>, set: Vec<usize>, n_free: usize) {
+    if !set.is_empty() && set.len() < n_free && !out.contains(&set) {
+        out.push(set);
+    }
 }
 
 /// Windows that follow `layout`: per source, the `.` cells its donuts visit
@@ -77,9 +87,7 @@ pub fn streams(layout: &Level, free: &[CellId]) -> Vec<Vec<usize>> {
         for visited in by_origin.values() {
             let near = within(shape, visited, reach);
             let set: Vec<usize> = (0..free.len()).filter(|&i| near[free[i].index()]).collect();
-            if !set.is_empty() && set.len() < free.len() && !out.contains(&set) {
-                out.push(set);
-            }
+            keep_window(&mut out, set, free.len());
         }
     }
     out

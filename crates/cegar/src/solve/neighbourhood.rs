@@ -10,6 +10,11 @@
 //! restriction of that call, so it is UNSAT too. The round after the last
 //! improvement often starts at a large window and wraps round to the small
 //! ones, which it then skips.
+//!
+//! After the puzzle's fixed windows come those that follow the candidate
+//! searched around ([`crate::Puzzle::windows_around`]), replaced at each new
+//! one. They can hold most of the instance, so each call in one gets a
+//! slice; one that runs out proves nothing and the search moves on.
 
 use crate::puzzle::Decision;
 use rustsat::types::Lit;
@@ -53,15 +58,7 @@ struct Around {
 
 impl Neighbourhood {
     pub(super) fn new(windows: Vec<Vec<usize>>) -> Neighbourhood {
-        let supersets = windows
-            .iter()
-            .enumerate()
-            .map(|(i, w)| {
-                (0..windows.len())
-                    .filter(|&j| j != i && holds_all(&windows[j], w))
-                    .collect()
-            })
-            .collect();
+        let supersets = (0..windows.len()).map(|i| holders(&windows, i)).collect();
         Neighbourhood {
             fixed: windows.len(),
             windows,
@@ -90,10 +87,7 @@ impl Neighbourhood {
                     self.supersets[i].push(j);
                 }
             }
-            let holders = (0..self.windows.len())
-                .filter(|&i| i != j && holds_all(&self.windows[i], &self.windows[j]))
-                .collect();
-            self.supersets.push(holders);
+            self.supersets.push(holders(&self.windows, j));
         }
     }
 
@@ -196,6 +190,13 @@ impl Neighbourhood {
             self.around = None;
         }
     }
+}
+
+/// The other windows that hold all of window `i`'s decisions.
+fn holders(windows: &[Vec<usize>], i: usize) -> Vec<usize> {
+    (0..windows.len())
+        .filter(|&j| j != i && holds_all(&windows[j], &windows[i]))
+        .collect()
 }
 
 /// Whether the sorted `big` holds every element of the sorted `small`.

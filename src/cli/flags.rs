@@ -38,9 +38,10 @@ pub struct SolveFlags {
     /// second (the first call: over a tenth) is answered by the first copy to
     /// finish (the run times of one formula vary a lot with clause order).
     /// Shorter calls are answered as by one solver; 1 runs one solver,
-    /// deterministically (with --no-restarts and --no-focus; otherwise up to
-    /// the first call put off for a restart or a focus's call run out of
-    /// its time, which depend on time). At most 64.
+    /// deterministically up to the first call cut short by a slice of time
+    /// (a restart's, a focus's, a repair's or a window's that follows the
+    /// best; --no-restarts, --no-focus and --no-neighbourhoods turn them
+    /// off). At most 64.
     #[arg(
         long,
         value_name = "N",
@@ -50,7 +51,9 @@ pub struct SolveFlags {
     pub threads: usize,
     /// Skip the neighbourhood search: by default each verified layout is first
     /// improved by calls that may only change one window of it (quick, but they
-    /// prove nothing), before the calls over the whole board.
+    /// prove nothing), before the calls over the whole board; and until a first
+    /// layout is verified, each rejected one is repaired by such calls for about
+    /// as long as the call that found it took.
     #[arg(long)]
     pub no_neighbourhoods: bool,
     /// Never restart. By default, once a layout is verified, the call over

@@ -206,6 +206,10 @@ pub fn progress_line<F: Front>(p: &Progress<F>, running: Option<Duration>) -> St
 fn what_the_call_does<C>(p: &cegar::Progress<C>) -> &'static str {
     if p.restarting {
         "restarting elsewhere, looking for"
+    } else if p.improving && p.best.is_none() {
+        // Only the repair of a rejected layout frees windows before a
+        // first layout is verified.
+        "repairing a rejected layout, looking for"
     } else if p.improving && p.descending {
         "improving a restart's layout, looking for"
     } else if p.improving {
@@ -302,5 +306,17 @@ mod tests {
         };
         assert!(line(&descent)
             .ends_with("best 40 belts, improving a restart's layout, looking for <= 44 belts"));
+        // Windows before any layout is verified: the repair of a rejected one.
+        let repair = Progress::<Frosted> {
+            improving: true,
+            proving: false,
+            best: None,
+            best_at: None,
+            bound: None,
+            ..progress(39)
+        };
+        assert!(
+            line(&repair).ends_with("best none, repairing a rejected layout, looking for any size")
+        );
     }
 }

@@ -26,6 +26,6 @@ pub mod xorshift;
 pub use puzzle::{largest_refuted, Bound, Check, Decision, Decoded, Encoded, LowerBound, Puzzle};
 pub use report::{Claim, Counts, Nouns, Progress, Proof, ProofMethod, Report, Status, Stop, Times};
 pub use solve::{
-    enumerate, solve, EnumEnd, Enumeration, Event, Options, Origin, FOCUS_SLICE, RESTARTS,
-    RESTART_SLICE,
+    enumerate, solve, EnumEnd, Enumeration, Event, Options, Origin, FOCUS_SLICE, REPAIR_FROM,
+    RESTARTS, RESTART_SLICE,
 };

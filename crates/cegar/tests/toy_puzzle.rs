@@ -524,6 +524,46 @@ fn the_search_beside_the_calls_has_the_larger_budget() {
     }
 }
 
+/// Before any candidate is verified, a rejected one is repaired: the
+/// neighbourhood search frees one of its windows at a time. Its calls have
+/// no cost bound (none is known yet), and the minimum is still proved by a
+/// call over the whole instance. Without the neighbourhood search there is
+/// no repair.
+#[test]
+fn a_rejected_candidate_is_repaired_before_the_first_verified() {
+    let rows = LEVELS[0];
+    let want = brute_force(&Toy::new(rows, false));
+    let opts = Options {
+        threads: 1,
+        trace: true,
+        repair_from: std::time::Duration::ZERO,
+        ..Options::default()
+    };
+    let (r, traces) = solve_traced(&mut Toy::new(rows, false), &opts);
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.cost, want);
+    assert_eq!(r.proof().map(|p| p.by.clone()), Some(ProofMethod::Sat));
+    assert!(
+        traces
+            .iter()
+            .any(|t| t.starts_with("trace: repairing the rejected candidate")),
+        "{traces:#?}"
+    );
+    for t in traces.iter().filter(|t| t.contains("(repairing")) {
+        assert!(t.contains("bound None"), "{t}");
+    }
+    let without = Options {
+        neighbourhoods: false,
+        ..opts
+    };
+    let (r, traces) = solve_traced(&mut Toy::new(rows, false), &without);
+    assert_eq!((r.status, r.cost), (Status::Optimal, want));
+    assert!(
+        !traces.iter().any(|t| t.contains("repairing")),
+        "{traces:#?}"
+    );
+}
+
 #[test]
 fn first_stops_at_a_verified_candidate_and_claims_no_proof() {
     let opts = Options {

@@ -85,6 +85,11 @@ pub const LOWER_BOUND_DEEPER_BUDGET: u64 = 4_000_000;
 /// candidate, beside the calls at once").
 pub const LOWER_BOUND_WAIT_DECISIONS: usize = 32;
 
+/// Until the first verified candidate, a rejected candidate is repaired
+/// only when the call that found it took at least this long: a quicker call
+/// costs less than a repair ([`Options::repair_from`]).
+pub const REPAIR_FROM: Duration = Duration::from_millis(50);
+
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -107,6 +112,10 @@ pub struct Options {
     /// The time that call gets before the first restart, doubled after each
     /// ([`RESTART_SLICE`]); zero puts it off before it runs, for tests.
     pub restart_slice: Duration,
+    /// Until the first verified candidate, a rejected candidate whose call
+    /// took at least this long is repaired by the neighbourhood search
+    /// ([`REPAIR_FROM`]; see `Loop::repair` in `solve/run.rs`).
+    pub repair_from: Duration,
     /// Until the first verified candidate, each of the puzzle's focus sets
     /// ([`crate::Puzzle::focus`]) gets a call over the whole instance of this long
     /// ([`FOCUS_SLICE`]) before the calls over the whole instance; `None`:
@@ -167,6 +176,7 @@ impl Default for Options {
             neighbourhoods: true,
             restarts: RESTARTS,
             restart_slice: RESTART_SLICE,
+            repair_from: REPAIR_FROM,
             focus_slice: None,
             dump_calls: None,
             head_start: RACE_HEAD_START,

@@ -28,6 +28,9 @@ const WINDOW_REJECTS: usize = 20;
 /// the search moves on: such windows can hold most of the instance.
 const FOLLOWING_SLICE: Duration = Duration::from_millis(500);
 
+/// How long a call may run while repairing a rejected candidate.
+const REPAIR_SLICE: Duration = Duration::from_millis(100);
+
 /// The windows, and where the search is among them.
 #[derive(Default)]
 pub(super) struct Neighbourhood {
@@ -40,6 +43,9 @@ pub(super) struct Neighbourhood {
     supersets: Vec<Vec<usize>>,
     /// The search around the best candidate, while it lasts.
     around: Option<Around>,
+    /// The search is around a rejected candidate, before any was verified
+    /// ([`Neighbourhood::repair`]).
+    repairing: bool,
 }
 
 /// The search around one candidate.
@@ -64,6 +70,7 @@ impl Neighbourhood {
             windows,
             supersets,
             around: None,
+            repairing: false,
         }
     }
 
@@ -107,6 +114,7 @@ impl Neighbourhood {
     pub(super) fn restart(&mut self, decisions: Vec<Decision>, around: Vec<Vec<usize>>) {
         let at = self.current().unwrap_or(0);
         self.follow(around);
+        self.repairing = false;
         let next = at % self.windows.len();
         self.around = Some(Around {
             decisions,
@@ -116,6 +124,29 @@ impl Neighbourhood {
             unsat: vec![false; self.windows.len()],
         });
         self.skip_costless_windows();
+    }
+
+    /// Starts a search around a rejected candidate with these decisions,
+    /// in the fixed windows from the first: each call may find a candidate
+    /// that differs from it in one window, which the check judges.
+    pub(super) fn repair(&mut self, decisions: Vec<Decision>) {
+        self.restart(decisions, Vec::new());
+        self.repairing = true;
+        if let Some(a) = &mut self.around {
+            a.next = 0;
+            a.failed = 0;
+        }
+        self.skip_costless_windows();
+    }
+
+    /// Whether the search is around a rejected candidate.
+    pub(super) fn repairing(&self) -> bool {
+        self.repairing && self.around.is_some()
+    }
+
+    /// Ends the search, wherever it is.
+    pub(super) fn stop(&mut self) {
+        self.around = None;
     }
 
     /// The assumptions that keep every decision outside the window.
@@ -134,6 +165,9 @@ impl Neighbourhood {
     /// windows, a slice in those that follow the candidate.
     pub(super) fn slice(&self) -> Option<Duration> {
         let a = self.around.as_ref()?;
+        if self.repairing {
+            return Some(REPAIR_SLICE);
+        }
         (a.next >= self.fixed).then_some(FOLLOWING_SLICE)
     }
 
@@ -238,6 +272,29 @@ mod tests {
         assert_eq!(n.windows, vec![vec![0], vec![2], vec![0, 2]]);
         assert_eq!(n.supersets, vec![vec![2], vec![2], vec![]]);
         assert_eq!(n.current(), Some(0), "the search was at window 3, now gone");
+    }
+
+    /// Repairing a rejected candidate tries the fixed windows from the
+    /// first, each call with the repair's slice, until it is stopped or a
+    /// verified candidate's search replaces it.
+    #[test]
+    fn a_rejected_candidate_is_repaired_in_the_fixed_windows() {
+        let mut n = Neighbourhood::new(vec![vec![0], vec![2]]);
+        n.restart(costly(4), vec![vec![1, 2, 3]]);
+        n.unsat_window();
+        assert_eq!(n.current(), Some(1));
+        n.repair(costly(4));
+        assert!(n.repairing());
+        assert_eq!(n.current(), Some(0), "from the first window");
+        assert_eq!(n.windows, vec![vec![0], vec![2]], "none that follow");
+        assert_eq!(n.slice(), Some(REPAIR_SLICE));
+        n.stop();
+        assert_eq!(n.current(), None);
+        assert!(!n.repairing());
+        n.repair(costly(4));
+        n.restart(costly(4), Vec::new());
+        assert!(!n.repairing(), "a verified candidate's search is no repair");
+        assert_eq!(n.slice(), None);
     }
 
     #[test]

@@ -14,7 +14,10 @@ use crate::sat::{Answer, Backend};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The most time the repair of a rejected candidate gets.
+const REPAIR_AT_MOST: Duration = Duration::from_secs(1);
 
 /// The solve loop's state.
 pub(super) struct Loop<'a, P: Puzzle> {
@@ -52,6 +55,11 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) last_call: Vec<Lit>,
     /// Restarts from another candidate while the proving call is slow.
     pub(super) restart: Restart,
+    /// How long the last SAT call took.
+    pub(super) last_call_time: Duration,
+    /// While the neighbourhood search repairs a rejected candidate: when it
+    /// must end.
+    pub(super) repair_until: Option<Instant>,
     /// Where the calls before the first verified candidate look before the
     /// whole instance.
     pub(super) focus: Focus,
@@ -529,8 +537,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.restart.calling {
             return self.restart_assumptions();
         }
+        let whole = !improving || self.neighbourhood.repairing();
         let mut a: Vec<Lit> = match self.enc.strong {
-            Some(s) if self.proving && !improving => vec![!s],
+            Some(s) if self.proving && whole => vec![!s],
             Some(s) => vec![s],
             None => Vec::new(),
         };
@@ -588,6 +597,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// What the next call does: `searching`, `proving` or `improving window N`.
     fn mode(&self) -> String {
         match self.neighbourhood.current() {
+            Some(w) if self.neighbourhood.repairing() => {
+                format!("improving window {w} (repairing a rejected candidate)")
+            }
             Some(w) if self.neighbourhood.slice().is_some() => {
                 format!("improving window {w} (following the best)")
             }
@@ -643,6 +655,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
             None => self.deadline,
         };
         let answer = self.backend.solve(&assumptions, n_vars, deadline)?;
+        self.last_call_time = t.elapsed();
         self.report
             .times
             .add_call(t.elapsed(), improving, self.proving);
@@ -671,6 +684,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 break;
             }
             self.leave_finished_basin();
+            self.end_repair_in_time();
             let improving = self.neighbourhood.current().is_some();
             if !improving {
                 self.deeper_beside();
@@ -722,6 +736,42 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     /// solve stopped.
     fn may_restart(&self) -> bool {
         self.restart.may_put_off() && self.time_left()
+    }
+
+    /// Before any candidate is verified, a rejected one is repaired: the
+    /// neighbourhood search frees one window of it at a time, looking for a
+    /// candidate the check accepts nearby, for half as long as the call that
+    /// found it took (when that took at least [`Options::repair_from`]). Its answers
+    /// prove nothing.
+    fn repair(&mut self, candidate: &P::Candidate) {
+        if self.report.candidate.is_some()
+            || self.neighbourhood.current().is_some()
+            || !self.neighbourhood.enabled()
+            || self.restart.calling
+            || self.done
+        {
+            return;
+        }
+        if self.last_call_time < self.opts.repair_from {
+            return;
+        }
+        let budget = (self.last_call_time / 2).min(REPAIR_AT_MOST);
+        self.trace(format!(
+            "trace: repairing the rejected candidate for {:.3}s",
+            budget.as_secs_f64()
+        ));
+        self.repair_until = Some(Instant::now() + budget);
+        let decisions = self.puzzle.decisions_of(candidate);
+        self.neighbourhood.repair(decisions);
+    }
+
+    /// Ends the repair of a rejected candidate once its time is up.
+    fn end_repair_in_time(&mut self) {
+        if self.neighbourhood.repairing() && self.repair_until.is_some_and(|u| Instant::now() >= u)
+        {
+            self.trace("trace: repair: out of time".into());
+            self.neighbourhood.stop();
+        }
     }
 
     /// A restart's call and its answer; false when the solve must stop. Its
@@ -956,6 +1006,7 @@ impl<'a, P: Puzzle> Loop<'a, P> {
                 },
             );
         }
+        self.repair(candidate);
         Ok(())
     }
 

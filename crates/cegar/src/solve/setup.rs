@@ -18,7 +18,7 @@ use crate::sat::Backend;
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::Clause;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The formula the first copy holds, and the other copies' view of it.
 struct Formula {
@@ -90,6 +90,8 @@ pub(super) fn start<'a, P: Puzzle>(
         done: false,
         last_call: Vec::new(),
         restart: Restart::new(opts),
+        last_call_time: Duration::ZERO,
+        repair_until: None,
         focus,
     };
     for cl in &first {

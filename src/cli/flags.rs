@@ -52,8 +52,8 @@ pub struct SolveFlags {
     /// Skip the neighbourhood search: by default each verified layout is first
     /// improved by calls that may only change one window of it (quick, but they
     /// prove nothing), before the calls over the whole board; and until a first
-    /// layout is verified, each rejected one is repaired by such calls for about
-    /// as long as the call that found it took.
+    /// layout is verified, a rejected one whose call took 50 ms or more is
+    /// repaired by such calls, for half as long as that call took.
     #[arg(long)]
     pub no_neighbourhoods: bool,
     /// Never restart. By default, once a layout is verified, the call over

@@ -18,7 +18,7 @@
 
 use crate::puzzle::Decision;
 use rustsat::types::Lit;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How many candidates the check may reject in one window before the search
 /// moves on (timing failures can come in the thousands).
@@ -30,6 +30,9 @@ const FOLLOWING_SLICE: Duration = Duration::from_millis(500);
 
 /// How long a call may run while repairing a rejected candidate.
 const REPAIR_SLICE: Duration = Duration::from_millis(100);
+
+/// The most time the repair of a rejected candidate gets.
+const REPAIR_AT_MOST: Duration = Duration::from_secs(1);
 
 /// The windows, and where the search is among them.
 #[derive(Default)]
@@ -43,9 +46,9 @@ pub(super) struct Neighbourhood {
     supersets: Vec<Vec<usize>>,
     /// The search around the best candidate, while it lasts.
     around: Option<Around>,
-    /// The search is around a rejected candidate, before any was verified
-    /// ([`Neighbourhood::repair`]).
-    repairing: bool,
+    /// While the search is around a rejected candidate, before any was
+    /// verified ([`Neighbourhood::repair`]): when it must end.
+    repair_until: Option<Instant>,
 }
 
 /// The search around one candidate.
@@ -70,7 +73,7 @@ impl Neighbourhood {
             windows,
             supersets,
             around: None,
-            repairing: false,
+            repair_until: None,
         }
     }
 
@@ -114,8 +117,25 @@ impl Neighbourhood {
     pub(super) fn restart(&mut self, decisions: Vec<Decision>, around: Vec<Vec<usize>>) {
         let at = self.current().unwrap_or(0);
         self.follow(around);
-        self.repairing = false;
-        let next = at % self.windows.len();
+        self.begin(decisions, at % self.windows.len(), None);
+    }
+
+    /// Starts a search around a rejected candidate with these decisions,
+    /// in the fixed windows from the first, for half as long as `call` (the
+    /// call that found it) took, at most [`REPAIR_AT_MOST`]: each call may
+    /// find a candidate that differs from it in one window, which the check
+    /// judges. Returns the time it gets.
+    pub(super) fn repair(&mut self, decisions: Vec<Decision>, call: Duration) -> Duration {
+        let budget = (call / 2).min(REPAIR_AT_MOST);
+        self.follow(Vec::new());
+        self.begin(decisions, 0, Some(Instant::now() + budget));
+        budget
+    }
+
+    /// Starts the search around a candidate with these decisions at window
+    /// `next`.
+    fn begin(&mut self, decisions: Vec<Decision>, next: usize, repair_until: Option<Instant>) {
+        self.repair_until = repair_until;
         self.around = Some(Around {
             decisions,
             next,
@@ -126,22 +146,14 @@ impl Neighbourhood {
         self.skip_costless_windows();
     }
 
-    /// Starts a search around a rejected candidate with these decisions,
-    /// in the fixed windows from the first: each call may find a candidate
-    /// that differs from it in one window, which the check judges.
-    pub(super) fn repair(&mut self, decisions: Vec<Decision>) {
-        self.restart(decisions, Vec::new());
-        self.repairing = true;
-        if let Some(a) = &mut self.around {
-            a.next = 0;
-            a.failed = 0;
-        }
-        self.skip_costless_windows();
-    }
-
     /// Whether the search is around a rejected candidate.
     pub(super) fn repairing(&self) -> bool {
-        self.repairing && self.around.is_some()
+        self.repair_until.is_some() && self.around.is_some()
+    }
+
+    /// Whether the repair of a rejected candidate is on and its time is up.
+    pub(super) fn repair_due(&self) -> bool {
+        self.around.is_some() && self.repair_until.is_some_and(|u| Instant::now() >= u)
     }
 
     /// Ends the search, wherever it is.
@@ -165,7 +177,7 @@ impl Neighbourhood {
     /// windows, a slice in those that follow the candidate.
     pub(super) fn slice(&self) -> Option<Duration> {
         let a = self.around.as_ref()?;
-        if self.repairing {
+        if self.repair_until.is_some() {
             return Some(REPAIR_SLICE);
         }
         (a.next >= self.fixed).then_some(FOLLOWING_SLICE)
@@ -283,15 +295,18 @@ mod tests {
         n.restart(costly(4), vec![vec![1, 2, 3]]);
         n.unsat_window();
         assert_eq!(n.current(), Some(1));
-        n.repair(costly(4));
+        let budget = n.repair(costly(4), Duration::from_secs(4));
+        assert_eq!(budget, REPAIR_AT_MOST, "half the call, at most a second");
         assert!(n.repairing());
+        assert!(!n.repair_due());
         assert_eq!(n.current(), Some(0), "from the first window");
         assert_eq!(n.windows, vec![vec![0], vec![2]], "none that follow");
         assert_eq!(n.slice(), Some(REPAIR_SLICE));
         n.stop();
         assert_eq!(n.current(), None);
         assert!(!n.repairing());
-        n.repair(costly(4));
+        n.repair(costly(4), Duration::ZERO);
+        assert!(n.repair_due(), "no time at all");
         n.restart(costly(4), Vec::new());
         assert!(!n.repairing(), "a verified candidate's search is no repair");
         assert_eq!(n.slice(), None);

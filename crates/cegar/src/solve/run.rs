@@ -16,9 +16,6 @@ use rustsat::types::{Clause, Lit};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The most time the repair of a rejected candidate gets.
-const REPAIR_AT_MOST: Duration = Duration::from_secs(1);
-
 /// The solve loop's state.
 pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) puzzle: &'a mut P,
@@ -57,9 +54,6 @@ pub(super) struct Loop<'a, P: Puzzle> {
     pub(super) restart: Restart,
     /// How long the last SAT call took.
     pub(super) last_call_time: Duration,
-    /// While the neighbourhood search repairs a rejected candidate: when it
-    /// must end.
-    pub(super) repair_until: Option<Instant>,
     /// Where the calls before the first verified candidate look before the
     /// whole instance.
     pub(super) focus: Focus,
@@ -537,9 +531,11 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.restart.calling {
             return self.restart_assumptions();
         }
-        let whole = !improving || self.neighbourhood.repairing();
+        // A repair's calls take `strong` as the call over the whole
+        // instance does.
+        let as_whole = !improving || self.neighbourhood.repairing();
         let mut a: Vec<Lit> = match self.enc.strong {
-            Some(s) if self.proving && whole => vec![!s],
+            Some(s) if self.proving && as_whole => vec![!s],
             Some(s) => vec![s],
             None => Vec::new(),
         };
@@ -755,20 +751,17 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.last_call_time < self.opts.repair_from {
             return;
         }
-        let budget = (self.last_call_time / 2).min(REPAIR_AT_MOST);
+        let decisions = self.puzzle.decisions_of(candidate);
+        let budget = self.neighbourhood.repair(decisions, self.last_call_time);
         self.trace(format!(
             "trace: repairing the rejected candidate for {:.3}s",
             budget.as_secs_f64()
         ));
-        self.repair_until = Some(Instant::now() + budget);
-        let decisions = self.puzzle.decisions_of(candidate);
-        self.neighbourhood.repair(decisions);
     }
 
     /// Ends the repair of a rejected candidate once its time is up.
     fn end_repair_in_time(&mut self) {
-        if self.neighbourhood.repairing() && self.repair_until.is_some_and(|u| Instant::now() >= u)
-        {
+        if self.neighbourhood.repair_due() {
             self.trace("trace: repair: out of time".into());
             self.neighbourhood.stop();
         }

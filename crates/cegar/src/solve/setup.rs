@@ -91,7 +91,6 @@ pub(super) fn start<'a, P: Puzzle>(
         last_call: Vec::new(),
         restart: Restart::new(opts),
         last_call_time: Duration::ZERO,
-        repair_until: None,
         focus,
     };
     for cl in &first {

@@ -24,7 +24,9 @@ pub struct Args {
     #[command(flatten)]
     pub puzzle: PuzzleFlag,
     /// Stop at the first layout (or track) the simulator accepts (status
-    /// `solved`), without minimising its cost.
+    /// `solved`), without minimising its cost. A rejected layout whose call
+    /// took 50 ms or more is still repaired on the way (see
+    /// --no-neighbourhoods).
     #[arg(long)]
     pub first: bool,
     #[command(flatten)]

@@ -552,6 +552,27 @@ fn a_rejected_candidate_is_repaired_before_the_first_verified() {
     for t in traces.iter().filter(|t| t.contains("(repairing")) {
         assert!(t.contains("bound None"), "{t}");
     }
+    // `first` repairs too, and stops at the first candidate verified
+    // (no window around it follows: no "improving" call after it).
+    let first = Options {
+        first: true,
+        ..opts.clone()
+    };
+    let (r, traces) = solve_traced(&mut Toy::new(rows, false), &first);
+    assert_eq!(
+        (r.status, r.claim.clone()),
+        (Status::Solved, Claim::Verified(None))
+    );
+    let repaired = traces
+        .iter()
+        .position(|t| t.starts_with("trace: repairing the rejected candidate"));
+    assert!(repaired.is_some(), "{traces:#?}");
+    assert!(
+        !traces
+            .iter()
+            .any(|t| t.contains("improving") && !t.contains("(repairing")),
+        "{traces:#?}"
+    );
     let without = Options {
         neighbourhoods: false,
         ..opts

@@ -742,7 +742,6 @@ impl<'a, P: Puzzle> Loop<'a, P> {
     fn repair(&mut self, candidate: &P::Candidate) {
         if self.report.candidate.is_some()
             || self.neighbourhood.current().is_some()
-            || !self.neighbourhood.enabled()
             || self.restart.calling
             || self.done
         {
@@ -751,12 +750,25 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         if self.last_call_time < self.opts.repair_from {
             return;
         }
+        self.windows_for_the_repair();
+        if !self.neighbourhood.enabled() {
+            return;
+        }
         let decisions = self.puzzle.decisions_of(candidate);
         let budget = self.neighbourhood.repair(decisions, self.last_call_time);
         self.trace(format!(
             "trace: repairing the rejected candidate for {:.3}s",
             budget.as_secs_f64()
         ));
+    }
+
+    /// With `first`, the windows are built only once a repair is due: a
+    /// solve that ends at its first verified candidate has no other use for
+    /// them, and most never reject a slow call's candidate.
+    fn windows_for_the_repair(&mut self) {
+        if self.opts.first && self.opts.neighbourhoods && !self.neighbourhood.enabled() {
+            self.neighbourhood = Neighbourhood::new(self.puzzle.windows());
+        }
     }
 
     /// Ends the repair of a rejected candidate once its time is up.
@@ -905,7 +917,9 @@ impl<'a, P: Puzzle> Loop<'a, P> {
         self.report.cost = Some(cost);
         self.report.best_at = Some(self.start.elapsed());
         self.tick_progress(Some(candidate.clone()));
-        self.search_around(&candidate, cost);
+        if !self.opts.first {
+            self.search_around(&candidate, cost);
+        }
         self.report.candidate = Some(candidate);
         self.report.status = Status::Solved;
         self.report.claim = Claim::Verified(None);

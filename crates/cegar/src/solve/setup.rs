@@ -56,6 +56,8 @@ pub(super) fn start<'a, P: Puzzle>(
         Some(slice) => Focus::new(puzzle.focus(), slice),
         None => Focus::default(),
     };
+    // With `first` the only use of the windows is the repair of a rejected
+    // candidate: `Loop::repair` builds them when one is due.
     let windows = match opts.neighbourhoods && !opts.first {
         true => puzzle.windows(),
         false => Vec::new(),

@@ -539,16 +539,16 @@ fn a_rejected_candidate_is_repaired_before_the_first_verified() {
         repair_from: std::time::Duration::ZERO,
         ..Options::default()
     };
+    let repaired = |traces: &[String]| {
+        traces
+            .iter()
+            .any(|t| t.starts_with("trace: repairing the rejected candidate"))
+    };
     let (r, traces) = solve_traced(&mut Toy::new(rows, false), &opts);
     assert_eq!(r.status, Status::Optimal);
     assert_eq!(r.cost, want);
     assert_eq!(r.proof().map(|p| p.by.clone()), Some(ProofMethod::Sat));
-    assert!(
-        traces
-            .iter()
-            .any(|t| t.starts_with("trace: repairing the rejected candidate")),
-        "{traces:#?}"
-    );
+    assert!(repaired(&traces), "{traces:#?}");
     for t in traces.iter().filter(|t| t.contains("(repairing")) {
         assert!(t.contains("bound None"), "{t}");
     }
@@ -563,12 +563,7 @@ fn a_rejected_candidate_is_repaired_before_the_first_verified() {
         (r.status, r.claim.clone()),
         (Status::Solved, Claim::Verified(None))
     );
-    assert!(
-        traces
-            .iter()
-            .any(|t| t.starts_with("trace: repairing the rejected candidate")),
-        "{traces:#?}"
-    );
+    assert!(repaired(&traces), "{traces:#?}");
     assert!(
         !traces
             .iter()

@@ -11,23 +11,7 @@ mod common;
 use freshly_frosted::generate::{generate, uniqueness, Mechanic, Request, Style, Uniqueness};
 use frosted::judge::judge;
 use frosted::level::{Level, Tile};
-use std::path::PathBuf;
 use std::time::Duration;
-
-/// The corpus's level files, sorted.
-fn corpus() -> Vec<PathBuf> {
-    let dir = common::repo_levels().join(common::GENERATED);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("levels/generated")
-        .map(|f| f.expect("entry").path())
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.ends_with(".txt") && !name.ends_with(".solution.txt")
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 /// Loads a corpus level's hidden layout, checked to be a layout of it.
 fn hidden_layout(level: &Level, path: &std::path::Path) -> Level {
@@ -43,7 +27,7 @@ fn hidden_layout(level: &Level, path: &std::path::Path) -> Level {
 
 #[test]
 fn every_corpus_level_is_solved_by_its_hidden_layout() {
-    let files = corpus();
+    let files = common::corpus();
     assert!(files.len() >= 300, "only {} generated levels", files.len());
     for path in &files {
         let level = common::load(path);
@@ -71,7 +55,7 @@ fn any_tile(levels: &[Level], what: impl Fn(Tile) -> bool) -> bool {
 
 #[test]
 fn the_corpus_covers_every_mechanic_and_size() {
-    let levels: Vec<Level> = corpus().iter().map(|p| common::load(p)).collect();
+    let levels: Vec<Level> = common::corpus().iter().map(|p| common::load(p)).collect();
     let sizes: Vec<(usize, usize)> = levels
         .iter()
         .map(|l| (l.shape.width, l.shape.height))
@@ -241,7 +225,7 @@ fn the_unsolvable_variants_ask_for_one_more_delivery() {
         .expect("sh runs");
     assert!(status.success(), "{status}");
     let mut made = 0;
-    for path in corpus() {
+    for path in common::corpus() {
         let level = common::load(&path);
         let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
         let variant = out.join(format!("{stem}-more.txt"));
@@ -276,7 +260,7 @@ fn sketches_of_the_corpus_are_accepted_layouts_of_their_levels() {
     use frosted::encode::Encoding;
     use frosted::sketch::{Sketcher, SEED, TRIES};
     use rustsat::instances::{BasicVarManager, Cnf};
-    let files = corpus();
+    let files = common::corpus();
     let mut found = 0;
     for path in &files {
         let level = common::load(path);

@@ -57,6 +57,22 @@ pub fn repo_levels() -> PathBuf {
 /// not hand-made examples.
 pub const GENERATED: &str = "generated";
 
+/// The generated corpus's level files (`levels/generated`, not their
+/// hidden layouts), sorted.
+pub fn corpus() -> Vec<PathBuf> {
+    let dir = repo_levels().join(GENERATED);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("levels/generated")
+        .map(|f| f.expect("entry").path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".txt") && !name.ends_with(".solution.txt")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// The example level files in `levels/` (not solutions or wrong layouts, not
 /// the generated corpus), sorted.
 pub fn example_levels() -> Vec<PathBuf> {

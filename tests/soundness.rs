@@ -55,15 +55,21 @@ fn run_satisfies_the_encoding(
     }
 }
 
+/// For each level file, with its solution beside it (`NAME.solution.txt`),
+/// the clause its run falsifies, if any.
+fn falsified_by_solutions(levels: &[std::path::PathBuf]) -> Vec<String> {
+    levels
+        .iter()
+        .filter_map(|f| run_satisfies_the_encoding(f, &f.with_extension("solution.txt")).err())
+        .collect()
+}
+
 /// The hand-made solutions of the example levels (`levels/`), among them
 /// runs that end by a strand after the delivery, with an any-source's first
 /// donut sent aside by a splitter or a bumper (F3 must stop there).
 #[test]
 fn example_solutions_satisfy_the_relaxed_encoding() {
-    let broken: Vec<String> = common::example_levels()
-        .iter()
-        .filter_map(|f| run_satisfies_the_encoding(f, &f.with_extension("solution.txt")).err())
-        .collect();
+    let broken = falsified_by_solutions(&common::example_levels());
     assert!(
         broken.is_empty(),
         "clauses falsified by example runs:\n{}",
@@ -103,10 +109,7 @@ fn known_solutions_satisfy_the_relaxed_encoding() {
 #[test]
 fn hidden_layouts_of_the_corpus_satisfy_the_relaxed_encoding() {
     let levels = common::corpus();
-    let broken: Vec<String> = levels
-        .iter()
-        .filter_map(|f| run_satisfies_the_encoding(f, &f.with_extension("solution.txt")).err())
-        .collect();
+    let broken = falsified_by_solutions(&levels);
     assert!(levels.len() >= 300, "{} levels", levels.len());
     assert!(
         broken.is_empty(),

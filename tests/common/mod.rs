@@ -60,17 +60,24 @@ pub const GENERATED: &str = "generated";
 /// The generated corpus's level files (`levels/generated`, not their
 /// hidden layouts), sorted.
 pub fn corpus() -> Vec<PathBuf> {
-    let dir = repo_levels().join(GENERATED);
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("levels/generated")
+    let mut out = level_files_in(&repo_levels().join(GENERATED));
+    out.sort();
+    out
+}
+
+/// The level files of one folder of `levels/`: `.txt`, not a solution
+/// (`NAME.solution.txt`) or a wrong layout (`NAME.wrong.txt`).
+fn level_files_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .expect("a folder of levels/")
         .map(|f| f.expect("entry").path())
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            name.ends_with(".txt") && !name.ends_with(".solution.txt")
+            name.ends_with(".txt")
+                && !name.ends_with(".solution.txt")
+                && !name.ends_with(".wrong.txt")
         })
-        .collect();
-    out.sort();
-    out
+        .collect()
 }
 
 /// The example level files in `levels/` (not solutions or wrong layouts, not
@@ -82,16 +89,7 @@ pub fn example_levels() -> Vec<PathBuf> {
         if !world.is_dir() || world.ends_with(GENERATED) {
             continue;
         }
-        for f in std::fs::read_dir(&world).expect("world") {
-            let f = f.expect("entry").path();
-            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".txt")
-                && !name.ends_with(".solution.txt")
-                && !name.ends_with(".wrong.txt")
-            {
-                out.push(f);
-            }
-        }
+        out.extend(level_files_in(&world));
     }
     out.sort();
     out

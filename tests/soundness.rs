@@ -467,3 +467,168 @@ fn random_targets(
             .collect(),
     )
 }
+
+/// Whether clause `cl` holds under the (partial) assignment `val`.
+fn holds_under(cl: &Clause, val: &[Option<bool>]) -> bool {
+    cl.iter().any(|l| {
+        val.get(l.var().idx())
+            .copied()
+            .flatten()
+            .is_some_and(|v| v != l.is_neg())
+    })
+}
+
+/// X5 (`Encoding::sure_walk_clause`) on real boards: the example levels,
+/// the real levels with a known solution and the generated corpus with its
+/// hidden layouts, also with their targets' kinds changed at random.
+/// Mutants of the solution (one to four `.` cells changed) that make an X5
+/// clause give it (and must falsify it under their own run's assignment);
+/// the assignment read off the solution's run, and off every mutant's that
+/// solves, must satisfy every one of them. Then layouts that agree with
+/// each such mutant where its clause looks (the walk's belts kept, no cell
+/// beside it pointing in) and hold anything elsewhere are run: every one
+/// that solves must satisfy the clause too (which only a stranded run can,
+/// where the clause names the strands).
+#[test]
+fn sure_walk_clauses_cut_off_no_solution() {
+    use common::tiny::Rng;
+    use frosted::grid::Kind;
+    use frosted::judge::judge;
+    use frosted::level::{Accepts, Level, Tile};
+    use frosted::sim::End;
+    use frosted::sure_walk::sure_wrong_walk;
+    let mutants = common::cases("FROSTED_X5_MUTANTS", 100);
+    let mut rng = Rng::new(0x5_0e_0a1c_0055);
+    let mut files: Vec<std::path::PathBuf> = common::example_levels();
+    files.extend(common::corpus());
+    match common::ff_levels() {
+        Some(root) => files.extend(common::real_levels(&root)),
+        None => eprintln!("SKIPPED the real levels: ../shared/ff-levels is absent"),
+    }
+    let (mut clauses, mut checks, mut runs, mut solved) = (0, 0, 0, 0);
+    let random_tile = |rng: &mut Rng| match rng.below(5) {
+        0 => Tile::Empty,
+        _ => Tile::Belt(rng.dir()),
+    };
+    for path in files {
+        let sol_path = path.with_extension("solution.txt");
+        if !sol_path.exists() {
+            continue;
+        }
+        let (base, base_sol) = (common::load(&path), common::load(&sol_path));
+        for variant in 0..3 {
+            let (mut level, mut sol) = (base.clone(), base_sol.clone());
+            if variant == 1 {
+                // Each target accepts only the kind the solution brings it
+                // (where it brings one): the solution still solves, and
+                // mutants that change a route deliver wrong donuts.
+                let delivered = Simulator::new(&sol).run().deliveries;
+                for c in level.shape.cells() {
+                    let mut kinds: Vec<Kind> = delivered
+                        .iter()
+                        .filter(|d| d.target == c)
+                        .map(|d| d.kind)
+                        .collect();
+                    kinds.dedup();
+                    if let (Tile::Target { dir, .. }, [k]) = (level.tile(c), kinds.as_slice()) {
+                        let accepts = Accepts::Only(*k);
+                        level.tiles[c.index()] = Tile::Target { dir, accepts };
+                        sol.tiles[c.index()] = Tile::Target { dir, accepts };
+                    }
+                }
+            }
+            if variant == 2 {
+                for c in level.shape.cells() {
+                    if let Tile::Target { dir, .. } = level.tile(c) {
+                        let accepts = match rng.below(3) {
+                            0 => Accepts::Any,
+                            k => Accepts::Only(Kind::new(k as u8 - 1).unwrap_or(Kind::PLAIN)),
+                        };
+                        level.tiles[c.index()] = Tile::Target { dir, accepts };
+                        sol.tiles[c.index()] = Tile::Target { dir, accepts };
+                    }
+                }
+                level.flags.targets = None;
+                sol.flags.targets = None;
+            }
+            let mut vars = BasicVarManager::default();
+            let mut cnf = Cnf::new();
+            let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
+            let free: Vec<_> = level.free_cells().collect();
+            let mut solutions: Vec<Level> = Vec::new();
+            if judge(&sol).solved() {
+                solutions.push(sol.clone());
+            }
+            let mut cuts = Vec::new();
+            for _ in 0..mutants {
+                let mut mutant = sol.clone();
+                for _ in 0..1 + rng.below(4) {
+                    let c = free[rng.below(free.len())];
+                    mutant.tiles[c.index()] = random_tile(&mut rng);
+                }
+                if judge(&mutant).solved() {
+                    solutions.push(mutant);
+                    continue;
+                }
+                let outcome = Simulator::recording(&mutant).run();
+                let Some(cl) = enc.sure_walk_clause(&mutant, &outcome.end) else {
+                    continue;
+                };
+                let val = enc.witness(&mutant, &outcome.occupancy);
+                assert!(
+                    !holds_under(&cl, &val),
+                    "{}: the X5 clause of\n{mutant}\ndoes not cut it off",
+                    path.display()
+                );
+                let sw = sure_wrong_walk(&level, &mutant, &outcome.end)
+                    .expect("the walk behind the clause");
+                for _ in 0..8 {
+                    let mut other = mutant.clone();
+                    for _ in 0..1 + rng.below(8) {
+                        let c = free[rng.below(free.len())];
+                        let t = random_tile(&mut rng);
+                        let lets_in = sw.entries.iter().any(|&(e, d)| {
+                            e == c && d.map_or(t != Tile::Empty, |d| t == Tile::Belt(d))
+                        });
+                        if !lets_in && !sw.fixed.iter().any(|f| f.0 == c) {
+                            other.tiles[c.index()] = t;
+                        }
+                    }
+                    runs += 1;
+                    // The argument itself: the run fails by the walk's
+                    // tick, or ends on a stranded donut by then.
+                    let end = Simulator::new(&other).run().end;
+                    assert!(
+                        matches!(end, End::Failed { .. } | End::Stranded { .. }) && end.tick() <= sw.tick,
+                        "{}: the X5 walk of\n{mutant}\n(tick {}) does not decide the run of\n{other}\n{end:?}",
+                        path.display(),
+                        sw.tick
+                    );
+                    if judge(&other).solved() {
+                        solved += 1;
+                        solutions.push(other);
+                    }
+                }
+                cuts.push((mutant, cl));
+            }
+            clauses += cuts.len();
+            for sol in &solutions {
+                let outcome = Simulator::recording(sol).run();
+                let val = enc.witness(sol, &outcome.occupancy);
+                for (failed, cl) in &cuts {
+                    checks += 1;
+                    assert!(
+                        holds_under(cl, &val),
+                        "{}: the X5 clause of\n{failed}\ncuts off the solution\n{sol}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{clauses} X5 clauses, {checks} checks against solutions; {runs} layouts that agree with them run ({solved} solve)"
+    );
+    assert!(clauses >= 1000, "only {clauses} X5 clauses");
+    assert!(checks >= 1000, "only {checks} checks against solutions");
+}

@@ -34,3 +34,4 @@ pub mod render;
 pub mod requirement;
 pub mod sim;
 pub mod sketch;
+pub mod sure_walk;

@@ -17,6 +17,6 @@ pub mod cli;
 pub use ::cegar::{sat, xorshift};
 pub use freshly_frosted::{
     branch, certify, chains, encode, explain, grid, improve, judge, level, parse, render, sim,
-    sketch, sure_walk,
+    sketch,
 };
 pub use snippet;

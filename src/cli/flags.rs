@@ -153,10 +153,6 @@ pub struct EncodingFlags {
     /// flows lazily (default 100000; 0: never ranks).
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_rank_budget: Option<usize>,
-    /// Block a first donut's wrong delivery by the cells of every rejected
-    /// layout's run (X1) only, not by its walk (X5, encodings/README.md).
-    #[arg(long, help_heading = "Debugging")]
-    pub debug_no_walk_cuts: bool,
 }
 
 impl EncodingFlags {
@@ -168,7 +164,6 @@ impl EncodingFlags {
                 .debug_lazy_counter_from
                 .unwrap_or(defaults.lazy_counter_from),
             rank_budget: self.debug_rank_budget.unwrap_or(defaults.rank_budget),
-            walk_cuts: !self.debug_no_walk_cuts,
             ..defaults
         }
     }
@@ -183,10 +178,6 @@ impl EncodingFlags {
             .into_iter()
             .filter_map(|(flag, n)| Some([flag.to_string(), n?.to_string()]))
             .flatten()
-            .chain(
-                self.debug_no_walk_cuts
-                    .then(|| "--debug-no-walk-cuts".to_string()),
-            )
             .collect()
     }
 }

@@ -39,7 +39,7 @@ pub struct WrongBranch {
 }
 
 /// How the walk of one donut goes on from a cell.
-pub(crate) enum Step {
+enum Step {
     Move(Dir),
     Split(Dir),
     Deliver,
@@ -48,16 +48,16 @@ pub(crate) enum Step {
     Stop,
 }
 
-pub(crate) struct Walker<'a> {
-    pub(crate) layout: &'a Level,
+struct Walker<'a> {
+    layout: &'a Level,
     /// Per cell: the toppers that work on it (kind), in scan order.
     toppers: Vec<Vec<Kind>>,
     /// Per cell and direction `d`: the kind a bumper at `p - d` facing `d` pushes.
-    pub(crate) bumpers: Vec<[Option<Kind>; 4]>,
+    bumpers: Vec<[Option<Kind>; 4]>,
 }
 
 impl<'a> Walker<'a> {
-    pub(crate) fn new(layout: &'a Level) -> Walker<'a> {
+    fn new(layout: &'a Level) -> Walker<'a> {
         let shape = layout.shape;
         let mut toppers = vec![Vec::new(); shape.len()];
         for c in shape.scan_order() {
@@ -77,7 +77,7 @@ impl<'a> Walker<'a> {
     /// The kind after the toppers act on a donut that just arrived on `c`, or
     /// `None` where two toppers work on `c` (a waiting donut could be topped
     /// twice: timing).
-    pub(crate) fn topped(&self, c: CellId, k: Kind) -> Option<Kind> {
+    fn topped(&self, c: CellId, k: Kind) -> Option<Kind> {
         match self.toppers[c.index()].as_slice() {
             [] => Some(k),
             [t] if t.prev() == Some(k) => Some(*t),
@@ -87,7 +87,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The move of a donut of kind `k` standing on `c` (rules §4 step 2).
-    pub(crate) fn step(&self, c: CellId, k: Kind) -> Step {
+    fn step(&self, c: CellId, k: Kind) -> Step {
         let tile = self.layout.tile(c);
         if tile == Tile::Empty {
             return Step::Stop;
@@ -107,7 +107,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The cell a move from `c` towards `d` lands on, if it is a valid move.
-    pub(crate) fn next(&self, c: CellId, d: Dir) -> Option<CellId> {
+    fn next(&self, c: CellId, d: Dir) -> Option<CellId> {
         let t = self.layout.shape.step(c, d)?;
         self.layout.tile(t).can_enter(d).then_some(t)
     }
@@ -261,7 +261,7 @@ impl Prefix {
 
 /// The `.` cells of `level` among `cells`, each with its belt in `layout`,
 /// sorted.
-pub(crate) fn fixed_belts<'c>(
+fn fixed_belts<'c>(
     level: &Level,
     layout: &Level,
     cells: impl Iterator<Item = &'c CellId>,
@@ -325,7 +325,7 @@ fn walk_branch(
         return None;
     }
     let fixed = |n: CellId| level.tile(n) != Tile::Empty || on_b[n.index()] || on_p[n.index()];
-    let entries = entries_onto(w, &walked, fixed, Some(z), target)?;
+    let entries = entries_onto(w, &walked, fixed, z, target)?;
     Some(Branch {
         walked,
         entries,
@@ -338,11 +338,11 @@ fn walk_branch(
 /// `None` if a fixed cell (`fixed`), the splitter `z`'s other exit, or the
 /// layout itself could send a donut onto `B`; else the `.` cells beside `B`
 /// with the choices that would let a donut in.
-pub(crate) fn entries_onto(
+fn entries_onto(
     w: &Walker,
     walked: &[(CellId, CellId)],
     fixed: impl Fn(CellId) -> bool,
-    z: Option<CellId>,
+    z: CellId,
     target: CellId,
 ) -> Option<Vec<(CellId, Option<Dir>)>> {
     let shape = w.layout.shape;
@@ -354,7 +354,7 @@ pub(crate) fn entries_onto(
                 continue;
             }
             let towards = d.opposite();
-            if Some(n) == z {
+            if n == z {
                 // The splitter's other exit.
                 return None;
             }

@@ -8,9 +8,8 @@
 //! - a counterexample (X1): a layout of the level whose run fails or misses
 //!   a requirement; the clause must say "one of the `.` cells the run
 //!   visited holds something else", naming exactly those cells;
-//! - a wrong-branch or first-donut clause (X2, X5): the same layout, a
-//!   wrong delivery, and the clause [`Encoding::wrong_delivery_clause`]
-//!   makes of it;
+//! - a wrong-branch clause (X2): the same layout, a wrong delivery, and the
+//!   clause [`Encoding::wrong_branch_clause`] makes of it;
 //! - a loop formula (L1, `loop S N...`): re-derived by
 //!   [`Encoding::loop_formulas`] from the source and the unfounded nodes;
 //! - a gate (`gate S E`): the two clauses `¬y ∨ q`, `¬y ∨ guard` of a
@@ -186,8 +185,7 @@ impl FormulaCheck {
         Ok(cells)
     }
 
-    /// X2 or X5: a wrong delivery, and `cl` is the clause
-    /// [`Encoding::wrong_delivery_clause`] makes of it.
+    /// X2: a wrong delivery, and `cl` is the wrong-branch clause of it.
     fn wrong_branch(&self, layout: &Level, end: &End, cl: &Clause) -> Result<Vec<Pos>, String> {
         let wrong = matches!(
             end,
@@ -199,7 +197,7 @@ impl FormulaCheck {
         if !wrong {
             return Err("a wrong-branch clause needs a run that delivers a wrong donut".into());
         }
-        match self.enc.wrong_delivery_clause(layout, end) {
+        match self.enc.wrong_branch_clause(layout) {
             Some(want) if sorted(&want) == sorted(cl) => Ok(Vec::new()),
             Some(want) => Err(format!(
                 "the layout's wrong-branch clause is {}, not {}",

@@ -34,4 +34,3 @@ pub mod render;
 pub mod requirement;
 pub mod sim;
 pub mod sketch;
-pub mod sure_walk;

@@ -68,7 +68,7 @@ impl Frosted {
 
     /// The clauses that block a failed layout: the counterexample over the
     /// cells its run read, and after a wrong delivery the wrong-branch
-    /// clause (X2) or the first-donut clause (X5), when one applies.
+    /// clause (X2), when it applies.
     fn blocking_clauses(&self, layout: &Level, verdict: &crate::judge::Verdict) -> Vec<Clause> {
         let enc = self.enc();
         let mut clauses = vec![enc.counterexample(layout, &verdict.outcome)];
@@ -77,7 +77,7 @@ impl Frosted {
             ..
         } = verdict.outcome.end
         {
-            clauses.extend(enc.wrong_delivery_clause(layout, &verdict.outcome.end));
+            clauses.extend(enc.wrong_branch_clause(layout));
         }
         clauses
     }

@@ -53,9 +53,6 @@ pub struct Manifest {
 pub struct EncodeSettings {
     pub lazy_counter_from: usize,
     pub rank_budget: usize,
-    /// X5 (certificates written before it existed had none: `false`).
-    #[serde(default)]
-    pub walk_cuts: bool,
 }
 
 impl From<&EncodeOptions> for EncodeSettings {
@@ -63,7 +60,6 @@ impl From<&EncodeOptions> for EncodeSettings {
         EncodeSettings {
             lazy_counter_from: o.lazy_counter_from,
             rank_budget: o.rank_budget,
-            walk_cuts: o.walk_cuts,
         }
     }
 }
@@ -75,7 +71,6 @@ impl From<EncodeSettings> for EncodeOptions {
             rank_budget: s.rank_budget,
             // Solves (and so certificates) never switch requirements off.
             requirement_switches: false,
-            walk_cuts: s.walk_cuts,
         }
     }
 }

@@ -28,7 +28,6 @@ pub mod grounding;
 pub mod prefix;
 pub mod requirements;
 pub mod routes;
-pub mod walk_cut;
 pub mod witness;
 
 pub use decode::{Founded, LoopGates};
@@ -105,10 +104,6 @@ pub struct EncodeOptions {
     /// cores can be asked for (`crate::explain`). Off for a plain solve,
     /// whose formula is then unchanged.
     pub requirement_switches: bool,
-    /// Cut a first donut's sure wrong delivery down to its walk (X5,
-    /// [`Encoding::sure_walk_clause`]) instead of every cell its run
-    /// visited. On by default; `--debug-no-walk-cuts` turns it off.
-    pub walk_cuts: bool,
 }
 
 impl Default for EncodeOptions {
@@ -117,7 +112,6 @@ impl Default for EncodeOptions {
             lazy_counter_from: 1000,
             rank_budget: 100_000,
             requirement_switches: false,
-            walk_cuts: true,
         }
     }
 }
@@ -179,8 +173,7 @@ pub struct Encoding {
     written_ranks: Option<grounding::WrittenRanks>,
     /// Per free cell, `strand[c]`: a donut stands on `c` while it has no belt
     /// (the run ends there). Only in levels where X2 clauses can arise (one
-    /// plain source and a splitter), or with X5 ([`EncodeOptions::walk_cuts`]);
-    /// empty otherwise.
+    /// plain source and a splitter); empty otherwise.
     strand: KeyedVec<FreeId, Lit>,
     /// Per node, `pre[n]`: the lone plain source's donuts walk in lockstep
     /// onto `n` before any of them has passed a splitter (P1, for X2). Empty
@@ -199,10 +192,6 @@ pub struct Encoding {
     /// The literals that let a first donut's walk stop (F3), with what
     /// each says.
     partings: Vec<(Lit, first_donut::Parting)>,
-    /// Whether X5 clauses are made ([`EncodeOptions::walk_cuts`]).
-    walk_cuts: bool,
-    /// The earliest tick each requirement could be met at (for X5).
-    earliest: walk_cut::Earliest,
 }
 
 /// A clause collector that counts the clauses it passes on (to tell where
@@ -280,8 +269,6 @@ impl Encoding {
             forbidden: KeyedVec::new(),
             first_walks: Vec::new(),
             partings: Vec::new(),
-            walk_cuts: opts.walk_cuts,
-            earliest: walk_cut::Earliest::default(),
         };
         // Written here first: C7′ then takes the rank clauses' place
         // (`ground_by_elimination`) before the caller's collector gets them.
@@ -298,9 +285,6 @@ impl Encoding {
         enc.retop = infos.iter().map(|i| i.retop.is_some()).collect();
         enc.accepted_delivery = infos.iter().map(|i| i.delivery && !i.forbidden).collect();
         enc.forbidden = infos.iter().map(|i| i.forbidden).collect();
-        if enc.walk_cuts {
-            enc.earliest = enc.earliest_deliveries();
-        }
         if enc.dead {
             let _ = col.add_clause(Clause::new());
         }
@@ -318,7 +302,7 @@ impl Encoding {
         let dists = enc.source_distances();
         enc.count_belts(opts.lazy_counter_from, &dists, &mut col, vm); // B1
         enc.distances_need_belts(&dists, &mut col); // D1
-        if x2 || enc.walk_cuts {
+        if x2 {
             enc.strands_are_marked(&mut col, vm); // ST
         }
         let all: Vec<Clause> = written.into_iter().collect();

@@ -108,7 +108,7 @@ impl Encoding {
     /// layout: the belts of `P` and `B` differ, or a cell lets another donut
     /// onto `B`, or the run strands.
     pub fn wrong_branch_clause(&self, layout: &Level) -> Option<Clause> {
-        if self.strand.is_empty() || !self.wrong_branches_apply() {
+        if self.strand.is_empty() {
             return None;
         }
         let wb = crate::branch::wrong_branch(&self.level, layout, !self.pre.is_empty())?;

@@ -60,7 +60,7 @@ impl Encoding {
     }
 
     /// The literal that switches on "target `t` receives".
-    pub(super) fn target_guard(&self, t: CellId) -> Lit {
+    fn target_guard(&self, t: CellId) -> Lit {
         self.switch(Requirement::TargetReceives(t))
             .unwrap_or_else(|| self.targets_goal())
     }

@@ -74,10 +74,21 @@ struct Run {
     seconds: f64,
     best_seconds: Option<f64>,
     error: Option<String>,
+    /// After a stop: what the lower bound proves below the best candidate
+    /// (or, without one, at all).
+    bound: Option<BoundRun>,
     /// With `bench --explain`, after an `unsolvable` verdict.
     core: Option<Vec<serde_json::Value>>,
     core_minimal: Option<bool>,
     explain: Option<ExplainRun>,
+}
+
+/// The `"bound"` part of `frosted solve --json`: no candidate costing at
+/// most K solves the level.
+#[derive(Deserialize)]
+struct BoundRun {
+    max_belts: Option<u64>,
+    max_cells: Option<u64>,
 }
 
 /// The `"explain"` part of `frosted solve --json`, as the bench reads it.
@@ -103,6 +114,13 @@ struct CoreCost {
 }
 
 impl Run {
+    /// The fewest belts (or cells) a solution can have, as far as the run
+    /// proved it before it stopped, when it stopped with a lower bound.
+    fn at_least(&self) -> Option<u64> {
+        let b = self.bound.as_ref()?;
+        b.max_belts.or(b.max_cells).map(|k| k + 1)
+    }
+
     /// The core's size and cost, when the run looked for one and found it.
     fn core_cost(&self) -> Option<CoreCost> {
         let work = self.explain.as_ref()?.core.as_ref()?;
@@ -120,6 +138,10 @@ impl Run {
 /// output.
 #[derive(Serialize)]
 struct Row {
+    /// A run that stopped without a proof: the cost every solution has at
+    /// least, by the lower bound (the gap to `belts` is what is left open).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_least: Option<u64>,
     belts: Option<u64>,
     best_seconds: Option<f64>,
     /// A Cosmic Express level's track cells (its `belts` are null).
@@ -405,7 +427,7 @@ impl Bench<'_> {
         if self.args.explain.is_some() {
             head += &format!(" {:>5} {:>10} {:>7}", "core", "core calls", "core s");
         }
-        format!("{head} {:>9}\n", "best at")
+        format!("{head} {:>9} {:>8}\n", "best at", "at least")
     }
 }
 
@@ -418,6 +440,7 @@ fn run_error(t: Instant, why: String) -> Run {
         iterations: None,
         seconds: t.elapsed().as_secs_f64(),
         best_seconds: None,
+        bound: None,
         error: Some(why),
         core: None,
         core_minimal: None,
@@ -436,6 +459,7 @@ fn level_row(level: String, mut runs: Vec<Run>, seeded: bool) -> Row {
     let median = runs.swap_remove(runs.len() / 2);
     let agree = statuses.iter().all(|s| *s == median.status);
     Row {
+        at_least: median.at_least(),
         belts: median.belts,
         best_seconds: median.best_seconds,
         cells: median.cells,
@@ -473,7 +497,7 @@ fn table_line(row: &Row, explain: bool) -> String {
         line += &core_columns(row.core.as_ref());
     }
     let best = row.best_seconds.map_or("-".into(), |b| format!("{b:.2}"));
-    line += &format!(" {best:>9}\n");
+    line += &format!(" {best:>9} {:>8}\n", dash(row.at_least));
     if let Some(e) = &row.error {
         line += &format!("  error: {e}\n");
     }
@@ -691,7 +715,7 @@ fn run_failure(out: &std::process::Output) -> String {
 
 #[cfg(all(test, unix))]
 mod tests {
-    use super::{run_failure, ProofTimes, Row};
+    use super::{level_row, run_failure, table_line, ProofTimes, Row, Run};
     use std::os::unix::process::ExitStatusExt;
     use std::process::{ExitStatus, Output};
 
@@ -731,6 +755,7 @@ mod tests {
 
     fn row(status: &str, seconds: f64) -> Row {
         Row {
+            at_least: None,
             belts: None,
             best_seconds: None,
             cells: None,
@@ -744,6 +769,28 @@ mod tests {
             status: status.into(),
             statuses: None,
         }
+    }
+
+    /// A stopped run's lower bound shows in its row: one more than the
+    /// bound's K ("no solution with at most K"), belts or cells.
+    #[test]
+    fn a_stopped_run_shows_its_lower_bound() {
+        let run: Run = serde_json::from_str(
+            r#"{"status": "solved", "belts": 59, "seconds": 10.0, "bound": {"by": "chain bound", "max_belts": 56}}"#,
+        )
+        .expect("a run");
+        let line = table_line(&level_row("far.txt".into(), vec![run], false), false);
+        assert!(line.trim_end().ends_with(" 57"), "{line}");
+        let cosmic: Run = serde_json::from_str(
+            r#"{"status": "unknown", "cells": null, "seconds": 10.0, "bound": {"by": "sat", "max_cells": 11}}"#,
+        )
+        .expect("a run");
+        assert_eq!(cosmic.at_least(), Some(12));
+        let proved: Run = serde_json::from_str(
+            r#"{"status": "optimal", "belts": 7, "seconds": 0.1, "bound": null}"#,
+        )
+        .expect("a run");
+        assert_eq!(proved.at_least(), None);
     }
 
     /// Unproved levels (solved, unknown, error, mixed) count as never

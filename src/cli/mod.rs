@@ -113,8 +113,10 @@ pub enum Command {
     Decode(dump::DecodeArgs),
     /// Solve every level under a folder and print a table.
     ///
-    /// One row per level: status, belts (cells), iterations, seconds, and when the best
-    /// layout was found ("best at"), then the totals, and how soon the levels
+    /// One row per level: status, belts (cells), iterations, seconds, when the best
+    /// layout was found ("best at"), and for a level stopped without a proof the
+    /// fewest belts (cells) its lower bound proves a solution needs ("at least":
+    /// the gap to its best layout is what is left open); then the totals, and how soon the levels
     /// were proved (`optimal` or `unsolvable`): the times by which half, 90 %
     /// and all of them were, or "not proved" when that share was not proved
     /// within --timeout (`bench DIR --timeout 10` says whether every level is

@@ -234,6 +234,7 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
     let cases = common::cases("FROSTED_EXPLAIN_CASES", 300);
     let mut rng = Rng::new(0xc0de_cafe_0027_0001);
     let (mut checked, mut near, mut put_off, mut neighbours, mut walked) = (0, 0, 0, 0, 0);
+    let mut not_asked_again = 0;
     for case in 0..cases {
         let level = varied_level(&mut rng);
         let all = requirements(&level, None);
@@ -243,6 +244,7 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         }
         for (how, e) in explanations(&level) {
             put_off += e.core.as_ref().map_or(0, |c| c.put_off);
+            not_asked_again += e.core.as_ref().map_or(0, |c| c.not_asked_again);
             neighbours += e.work.neighbours;
             walked += e.work.walked;
             let case = format!("{case} ({how})");
@@ -250,7 +252,7 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         }
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round; {neighbours} neighbours of rejected layouts were run; walks made {walked} runs");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round ({not_asked_again} first-round questions not asked again); {neighbours} neighbours of rejected layouts were run; walks made {walked} runs");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
     assert!(put_off > 0, "no requirement waited for the second round");
     assert!(neighbours > 0, "no rejected layout's neighbours were run");

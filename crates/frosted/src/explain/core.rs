@@ -7,6 +7,31 @@ use super::oracle::{Oracle, Verdict, Witness};
 use super::tidy::tidied;
 use crate::requirement::Requirement;
 
+/// What the deletion asks: the [`Oracle`] in a solve, a stand-in in the
+/// tests of the deletion's bookkeeping.
+pub trait Questions {
+    /// Can `reqs` hold together? Giving up (`Unknown`) after `calls` SAT
+    /// calls, when given ([`Oracle::ask_within`]).
+    fn ask_within(&mut self, reqs: &[Requirement], calls: Option<usize>)
+        -> Result<Verdict, String>;
+    /// A run seen so far that meets `reqs`, if any.
+    fn seen_meeting(&self, reqs: &[Requirement]) -> Option<Witness>;
+}
+
+impl Questions for Oracle {
+    fn ask_within(
+        &mut self,
+        reqs: &[Requirement],
+        calls: Option<usize>,
+    ) -> Result<Verdict, String> {
+        Oracle::ask_within(self, reqs, calls)
+    }
+
+    fn seen_meeting(&self, reqs: &[Requirement]) -> Option<Witness> {
+        self.pool().meeting(reqs).cloned()
+    }
+}
+
 /// What the search for a core found.
 pub struct Core {
     /// The requirements, in the level's order.
@@ -20,6 +45,9 @@ pub struct Core {
     /// Requirements whose question ran out of its first-round SAT calls
     /// and waited for the second round (see [`shrink`]).
     pub put_off: usize,
+    /// First-round questions not asked again because the same set had run
+    /// out of its calls already in that round (see [`shrink`]).
+    pub not_asked_again: usize,
 }
 
 /// The search for a core: `None` when the whole set was not proved
@@ -67,9 +95,12 @@ pub const FIRST_ROUND_CALLS: usize = 8;
 /// answered as a met one for a larger chunk (halved), and for a chunk of
 /// one the requirement is put off. A second round asks the put-off
 /// requirements still in the core without a limit. (What a question
-/// learned stays, so nothing is asked twice from scratch.)
+/// learned stays, so nothing is asked twice from scratch; and a question
+/// that ran out is not asked again in the first round, when the core has
+/// shrunk so that the deletion comes back to the same set: it would only
+/// spend its calls again.)
 pub fn shrink(
-    oracle: &mut Oracle,
+    oracle: &mut impl Questions,
     mut core: Vec<Requirement>,
     first_round: Option<usize>,
 ) -> Result<Core, String> {
@@ -80,6 +111,11 @@ pub fn shrink(
     let mut minimal = true;
     let mut calls = first_round;
     let mut chunk = core.len().div_ceil(2);
+    // The questions that ran out of their first-round calls: asked again in
+    // that round (the core shrank to the same set), they would only spend
+    // as many calls again.
+    let mut ran_out: Vec<Vec<Requirement>> = Vec::new();
+    let mut not_asked_again = 0;
     loop {
         needed_by_the_pool(oracle, &core, &mut needed, &mut without);
         let open: Vec<Requirement> = core
@@ -101,7 +137,16 @@ pub fn shrink(
             .copied()
             .filter(|r| !dropped.contains(r))
             .collect();
-        match (oracle.ask_within(&trial, calls)?, dropped) {
+        let again = calls.is_some() && ran_out.iter().any(|t| same_set(t, &trial));
+        not_asked_again += usize::from(again);
+        let verdict = match again {
+            true => Verdict::Unknown,
+            false => oracle.ask_within(&trial, calls)?,
+        };
+        if calls.is_some() && matches!(verdict, Verdict::Unknown) {
+            ran_out.push(trial.clone());
+        }
+        match (verdict, dropped) {
             (Verdict::Impossible(c), _) => core = c,
             (Verdict::Met(w), &[r]) => {
                 needed.push(r);
@@ -123,13 +168,19 @@ pub fn shrink(
         minimal,
         without,
         put_off: put_off_in_all,
+        not_asked_again,
     })
+}
+
+/// Whether `a` and `b` hold the same requirements.
+fn same_set(a: &[Requirement], b: &[Requirement]) -> bool {
+    a.len() == b.len() && a.iter().all(|r| b.contains(r))
 }
 
 /// Marks needed each requirement `r` of `core` for which a run seen so far
 /// meets the core without `r`, with that run as its witness.
 fn needed_by_the_pool(
-    oracle: &Oracle,
+    oracle: &impl Questions,
     core: &[Requirement],
     needed: &mut Vec<Requirement>,
     without: &mut Vec<(Requirement, Witness)>,
@@ -139,9 +190,9 @@ fn needed_by_the_pool(
             continue;
         }
         let rest: Vec<Requirement> = core.iter().copied().filter(|&x| x != r).collect();
-        if let Some(w) = oracle.pool().meeting(&rest) {
+        if let Some(w) = oracle.seen_meeting(&rest) {
             needed.push(r);
-            without.push((r, w.clone()));
+            without.push((r, w));
         }
     }
 }
@@ -209,4 +260,136 @@ pub fn near_solution(
         missed,
         complete,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The deletion's bookkeeping against a stand-in for the oracle whose
+    //! answers are set by hand: one minimal core, and questions that run
+    //! out of the first round's calls.
+    use super::*;
+    use crate::requirement::Achieved;
+    use crate::sim::simulate;
+
+    /// Requirements as opaque labels (the deletion only compares them).
+    fn req(i: usize) -> Requirement {
+        Requirement::MaxBelts(i)
+    }
+
+    fn set(ids: &[usize]) -> Vec<Requirement> {
+        ids.iter().map(|&i| req(i)).collect()
+    }
+
+    /// No layout meets a set holding all of `core`; a set that holds it
+    /// with more requirements is refuted in one call (its failed subset
+    /// is itself), `core` alone only after `hard` calls; any other set is
+    /// met in one call, and its run meets that set (`met` holds the sets
+    /// the runs seen so far meet, the first known before any question).
+    struct StandIn {
+        core: Vec<Requirement>,
+        hard: usize,
+        met: Vec<Vec<Requirement>>,
+        asked: Vec<(Vec<Requirement>, Option<usize>)>,
+        /// Calls spent so far on the hard question.
+        spent_on_core: usize,
+    }
+
+    fn witness() -> Witness {
+        let level = crate::parse::parse("+> . ->\n").expect("a level");
+        let outcome = simulate(&level);
+        Witness {
+            achieved: Achieved::of(&level, &level, &outcome),
+            layout: level,
+        }
+    }
+
+    impl Questions for StandIn {
+        fn ask_within(
+            &mut self,
+            reqs: &[Requirement],
+            calls: Option<usize>,
+        ) -> Result<Verdict, String> {
+            self.asked.push((reqs.to_vec(), calls));
+            if !self.core.iter().all(|r| reqs.contains(r)) {
+                self.met.push(reqs.to_vec());
+                return Ok(Verdict::Met(witness()));
+            }
+            if reqs.len() > self.core.len() {
+                return Ok(Verdict::Impossible(reqs.to_vec()));
+            }
+            let left = self.hard - self.spent_on_core;
+            match calls {
+                Some(n) if n < left => {
+                    self.spent_on_core += n;
+                    Ok(Verdict::Unknown)
+                }
+                _ => {
+                    self.spent_on_core = self.hard;
+                    Ok(Verdict::Impossible(reqs.to_vec()))
+                }
+            }
+        }
+
+        fn seen_meeting(&self, reqs: &[Requirement]) -> Option<Witness> {
+            self.met
+                .iter()
+                .any(|m| reqs.iter().all(|r| m.contains(r)))
+                .then(witness)
+        }
+    }
+
+    /// Eleven requirements (six "sources" 0–5, five "kinds" 6–10), the
+    /// core {8, 9, 10} hard to refute (12 calls), and a run known that
+    /// meets all but 9: the deletion's first round drops 6 and 7 together
+    /// (the hard question runs out), then 6 alone (refuted), and then
+    /// would come back to dropping 7, the hard question again.
+    fn like_a_level_with_one_hard_question() -> (StandIn, Vec<Requirement>) {
+        let all = set(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        let stand_in = StandIn {
+            core: set(&[8, 9, 10]),
+            hard: 12,
+            met: vec![set(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 10])],
+            asked: Vec::new(),
+            spent_on_core: 0,
+        };
+        (stand_in, all)
+    }
+
+    #[test]
+    fn finds_the_minimal_core_past_a_question_that_runs_out() {
+        let (mut q, all) = like_a_level_with_one_hard_question();
+        let core = shrink(&mut q, all, Some(8)).expect("no error");
+        assert_eq!(core.requirements, set(&[8, 9, 10]));
+        assert!(core.minimal);
+        let mut shown: Vec<Requirement> = core.without.iter().map(|p| p.0).collect();
+        shown.sort_by_key(|r| format!("{r:?}"));
+        assert_eq!(shown, set(&[10, 8, 9]), "each shown needed by a run");
+    }
+
+    #[test]
+    fn a_first_round_question_that_ran_out_is_not_asked_again_in_that_round() {
+        let (mut q, all) = like_a_level_with_one_hard_question();
+        let core = shrink(&mut q, all, Some(8)).expect("no error");
+        assert_eq!(core.not_asked_again, 1);
+        assert!(
+            core.put_off >= 1,
+            "the hard question waited: {}",
+            core.put_off
+        );
+        let limited: Vec<&Vec<Requirement>> = q
+            .asked
+            .iter()
+            .filter(|(_, calls)| calls.is_some())
+            .map(|(s, _)| s)
+            .collect();
+        for (i, s) in limited.iter().enumerate() {
+            assert!(
+                !limited[..i].iter().any(|t| same_set(t, s)),
+                "{s:?} asked twice in the first round: {:?}",
+                q.asked
+            );
+        }
+        let hard_asks = q.asked.iter().filter(|(s, _)| same_set(s, &q.core)).count();
+        assert_eq!(hard_asks, 2, "once in each round: {:?}", q.asked);
+    }
 }

@@ -7,7 +7,7 @@ use super::oracle::{Oracle, Verdict, Witness};
 use super::tidy::tidied;
 use crate::requirement::Requirement;
 
-/// What the deletion asks: the [`Oracle`] in a solve, a stand-in in the
+/// What the deletion asks: the [`Oracle`] in an explanation, a stand-in in the
 /// tests of the deletion's bookkeeping.
 pub trait Questions {
     /// Can `reqs` hold together? Giving up (`Unknown`) after `calls` SAT

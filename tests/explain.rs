@@ -19,7 +19,7 @@ use frosted::explain::walk::{walk, Budget};
 use frosted::explain::Witness;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement, Watch, FIRST_ROUND_CALLS, NEIGHBOURS_AFTER, WALK_RUNS,
+    Requirement, Watch, NEIGHBOURS_AFTER, ROUND_CALLS, WALK_RUNS,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
@@ -141,33 +141,32 @@ fn the_level_check_never_fires_on_a_solvable_tiny_level() {
 }
 
 /// The explanations checked on each unsolvable tiny level: without what a
-/// solve learned (one varisat, the core's first round giving each question
-/// one SAT call, so that many wait for the second, and every rejected
-/// layout's neighbours run, however short its SAT call, and no walk), and
-/// after a solve, from what it learned (one varisat in one round, and two
-/// racing CaDiCaL copies with the command line's first round; both with the
-/// command line's walks and suggested neighbours).
+/// solve learned (one varisat, the core's rounds giving each question one
+/// SAT call and then two, so that many wait for a later round, and every
+/// rejected layout's neighbours run, however short its SAT call, and no
+/// walk), and after a solve, from what it learned (one varisat in one
+/// round, and two racing CaDiCaL copies with the command line's rounds;
+/// both with the command line's walks and suggested neighbours).
 fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
-    let opts =
-        |solver, threads, first_round_calls, neighbours_after, walk_runs, watch| ExplainOptions {
-            encode: Default::default(),
-            solver,
-            threads,
-            max_belts: None,
-            timeout: None,
-            search: true,
-            first_round_calls,
-            neighbours_after,
-            walk_runs,
-            watch,
-        };
+    let opts = |solver, threads, round_calls, neighbours_after, walk_runs, watch| ExplainOptions {
+        encode: Default::default(),
+        solver,
+        threads,
+        max_belts: None,
+        timeout: None,
+        search: true,
+        round_calls,
+        neighbours_after,
+        walk_runs,
+        watch,
+    };
     let watch = Arc::new(Watch::default());
     let alone = explain(
         level,
         &opts(
             SolverChoice::Varisat,
             1,
-            Some(1),
+            vec![1, 2],
             Some(0),
             None,
             Some(watch.clone()),
@@ -176,13 +175,13 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
     .expect("explain runs");
     shows_the_final_counts(&watch, &alone);
     let mut out = vec![("alone", alone)];
-    for (name, solver, threads, first_round) in [
-        ("after a solve", SolverChoice::Varisat, 1, None),
+    for (name, solver, threads, rounds) in [
+        ("after a solve", SolverChoice::Varisat, 1, Vec::new()),
         (
             "after a solve, racing",
             SolverChoice::Cadical,
             2,
-            Some(FIRST_ROUND_CALLS),
+            ROUND_CALLS.to_vec(),
         ),
     ] {
         let solve_opts = cegar::Options {
@@ -197,14 +196,7 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
         let neighbours = Some(NEIGHBOURS_AFTER);
         let e = explain_after(
             level,
-            &opts(
-                solver,
-                threads,
-                first_round,
-                neighbours,
-                Some(WALK_RUNS),
-                None,
-            ),
+            &opts(solver, threads, rounds, neighbours, Some(WALK_RUNS), None),
             &learned,
         )
         .expect("explain runs");
@@ -252,9 +244,9 @@ fn cores_and_near_solutions_agree_with_brute_force_on_tiny_levels() {
         }
         checked += 1;
     }
-    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for the core's second round ({not_asked_again} first-round questions not asked again); {neighbours} neighbours of rejected layouts were run; walks made {walked} runs");
+    eprintln!("{cases} tiny levels: {checked} unsolvable, their cores and {near} near-solutions (three explanations each) agreed with brute force; {put_off} requirements waited for a later round of the core ({not_asked_again} questions not asked again within a round); {neighbours} neighbours of rejected layouts were run; walks made {walked} runs");
     assert!(checked >= cases / 20, "only {checked} unsolvable levels");
-    assert!(put_off > 0, "no requirement waited for the second round");
+    assert!(put_off > 0, "no requirement waited for a later round");
     assert!(neighbours > 0, "no rejected layout's neighbours were run");
     assert!(walked > 0, "no walk was made");
 }

@@ -198,7 +198,7 @@ impl Front for Frosted {
             threads: settings.opts.threads,
             max_belts: settings.opts.max_cost,
             search: timeout.is_some(),
-            first_round_calls: Some(freshly_frosted::explain::FIRST_ROUND_CALLS),
+            round_calls: freshly_frosted::explain::ROUND_CALLS.to_vec(),
             neighbours_after: search.neighbours_after,
             walk_runs: search.walk_runs,
             timeout,

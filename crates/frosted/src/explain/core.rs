@@ -42,11 +42,11 @@ pub struct Core {
     /// Per requirement of the core, a layout meeting the rest of the core
     /// (from the check that it is needed).
     pub without: Vec<(Requirement, Witness)>,
-    /// Requirements whose question ran out of its first-round SAT calls
-    /// and waited for the second round (see [`shrink`]).
+    /// Requirements whose question ran out of its round's SAT calls and
+    /// waited for the next round (see [`shrink`]).
     pub put_off: usize,
-    /// First-round questions not asked again because the same set had run
-    /// out of its calls already in that round (see [`shrink`]).
+    /// Questions not asked again because the same set had run out of its
+    /// calls already in that round (see [`shrink`]).
     pub not_asked_again: usize,
 }
 
@@ -55,17 +55,17 @@ pub struct Core {
 pub fn minimal_core(
     oracle: &mut Oracle,
     all: &[Requirement],
-    first_round: Option<usize>,
+    rounds: &[usize],
 ) -> Result<Option<Core>, String> {
     match oracle.ask(all)? {
-        Verdict::Impossible(c) => shrink(oracle, c, first_round).map(Some),
+        Verdict::Impossible(c) => shrink(oracle, c, rounds).map(Some),
         Verdict::Met(_) | Verdict::Unknown => Ok(None),
     }
 }
 
-/// SAT calls a question of the deletion gets in its first round (the
-/// default of [`super::ExplainOptions::first_round_calls`]): enough for
-/// most, while a question whose relaxation is weak (it would reject
+/// SAT calls a question of the deletion gets in each limited round, in
+/// order (the default of [`super::ExplainOptions::round_calls`]; a round
+/// without a limit follows): enough for most, while a question whose relaxation is weak (it would reject
 /// thousands of layouts one at a time) waits for the second round, when
 /// the core may have shrunk around it. The core of 12-deepest-midnight/03
 /// took 9 344 SAT calls (12 s) in one round, 78 (3 s) with 16 and 322 (4 s)
@@ -77,7 +77,16 @@ pub fn minimal_core(
 /// 40 with 64 (14 s). Without the walks, 8 had taken 12-deepest-midnight/03
 /// to 9 707 calls: the round without a limit then still held a met question
 /// whose layouts the relaxation proposes one rejection at a time.
-pub const FIRST_ROUND_CALLS: usize = 8;
+///
+/// Since 2026-12-07 a round of 2 calls comes before the round of 8: on
+/// 12-deepest-midnight/03 the core took 10 to 14 calls against 22 to 24
+/// (three runs each), on 04-romantic-twilight/11 32 to 34 against 29 to
+/// 40, and on the 109 unsolvable variants of `levels/generated/unsolvable.sh`
+/// the same 84 minimal cores, 79 of them with at most 5 calls against 78
+/// (1 525 core calls in all against 1 699). It had been tried before
+/// (2026-11-29) and not kept, when a question that ran out was still
+/// asked again within its round ([`shrink`]).
+pub const ROUND_CALLS: [usize; 2] = [2, 8];
 
 /// A minimal core within `core`, a set proved impossible, by deletion:
 /// drop a chunk of the requirements not yet shown needed and ask again.
@@ -90,30 +99,32 @@ pub const FIRST_ROUND_CALLS: usize = 8;
 /// run already seen that meets the core without one requirement shows that
 /// one needed at no cost.
 ///
-/// With `first_round` (a number of SAT calls, [`FIRST_ROUND_CALLS`] by
-/// default), each question first gets that many; one that runs out is
+/// With `rounds` (numbers of SAT calls, [`ROUND_CALLS`] by default), each
+/// question first gets the first number of calls; one that runs out is
 /// answered as a met one for a larger chunk (halved), and for a chunk of
-/// one the requirement is put off. A second round asks the put-off
-/// requirements still in the core without a limit. (What a question
-/// learned stays, so nothing is asked twice from scratch; and a question
-/// that ran out is not asked again in the first round, when the core has
-/// shrunk so that the deletion comes back to the same set: it would only
-/// spend its calls again.)
+/// one the requirement is put off. The next round asks the put-off
+/// requirements still in the core with the next number of calls, and a
+/// last round without a limit (the only one when `rounds` is empty). (What a
+/// question learned stays, so nothing is asked twice from scratch; and a
+/// question that ran out is not asked again in the same round, when the
+/// core has shrunk so that the deletion comes back to the same set: it
+/// would only spend its calls again.)
 pub fn shrink(
     oracle: &mut impl Questions,
     mut core: Vec<Requirement>,
-    first_round: Option<usize>,
+    rounds: &[usize],
 ) -> Result<Core, String> {
     let mut needed: Vec<Requirement> = Vec::new();
     let mut put_off: Vec<Requirement> = Vec::new();
     let mut put_off_in_all = 0;
     let mut without = Vec::new();
     let mut minimal = true;
-    let mut calls = first_round;
+    let mut round = 0;
+    let mut calls = rounds.first().copied();
     let mut chunk = core.len().div_ceil(2);
-    // The questions that ran out of their first-round calls: asked again in
-    // that round (the core shrank to the same set), they would only spend
-    // as many calls again.
+    // The questions that ran out of this round's calls: asked again in it
+    // (the core shrank to the same set), they would only spend as many
+    // calls again.
     let mut ran_out: Vec<Vec<Requirement>> = Vec::new();
     let mut not_asked_again = 0;
     loop {
@@ -128,7 +139,9 @@ pub fn shrink(
                 break;
             }
             put_off.clear();
-            calls = None;
+            ran_out.clear();
+            round += 1;
+            calls = rounds.get(round).copied();
             continue;
         }
         let dropped = &open[..chunk.clamp(1, open.len())];
@@ -266,7 +279,7 @@ pub fn near_solution(
 mod tests {
     //! The deletion's bookkeeping against a stand-in for the oracle whose
     //! answers are set by hand: one minimal core, and questions that run
-    //! out of the first round's calls.
+    //! out of a round's calls.
     use super::*;
     use crate::requirement::Achieved;
     use crate::sim::simulate;
@@ -358,7 +371,7 @@ mod tests {
     #[test]
     fn finds_the_minimal_core_past_a_question_that_runs_out() {
         let (mut q, all) = like_a_level_with_one_hard_question();
-        let core = shrink(&mut q, all, Some(8)).expect("no error");
+        let core = shrink(&mut q, all, &[8]).expect("no error");
         assert_eq!(core.requirements, set(&[8, 9, 10]));
         assert!(core.minimal);
         let mut shown: Vec<Requirement> = core.without.iter().map(|p| p.0).collect();
@@ -369,7 +382,7 @@ mod tests {
     #[test]
     fn a_first_round_question_that_ran_out_is_not_asked_again_in_that_round() {
         let (mut q, all) = like_a_level_with_one_hard_question();
-        let core = shrink(&mut q, all, Some(8)).expect("no error");
+        let core = shrink(&mut q, all, &[8]).expect("no error");
         assert_eq!(core.not_asked_again, 1);
         assert!(
             core.put_off >= 1,
@@ -391,5 +404,34 @@ mod tests {
         }
         let hard_asks = q.asked.iter().filter(|(s, _)| same_set(s, &q.core)).count();
         assert_eq!(hard_asks, 2, "once in each round: {:?}", q.asked);
+    }
+
+    #[test]
+    fn a_question_that_runs_out_goes_on_round_by_round() {
+        let (mut q, all) = like_a_level_with_one_hard_question();
+        let core = shrink(&mut q, all, &[2, 8]).expect("no error");
+        assert_eq!(core.requirements, set(&[8, 9, 10]));
+        assert!(core.minimal);
+        let hard: Vec<Option<usize>> = q
+            .asked
+            .iter()
+            .filter(|(s, _)| same_set(s, &q.core))
+            .map(|p| p.1)
+            .collect();
+        assert_eq!(
+            hard,
+            [Some(2), Some(8), None],
+            "2 calls, then 8 more (10 of the 12 it needs), then to the end"
+        );
+    }
+
+    #[test]
+    fn without_rounds_every_question_runs_to_its_end() {
+        let (mut q, all) = like_a_level_with_one_hard_question();
+        let core = shrink(&mut q, all, &[]).expect("no error");
+        assert_eq!(core.requirements, set(&[8, 9, 10]));
+        assert!(core.minimal);
+        assert_eq!(core.put_off, 0);
+        assert!(q.asked.iter().all(|(_, calls)| calls.is_none()));
     }
 }

@@ -12,7 +12,7 @@ pub mod pool;
 pub mod tidy;
 pub mod walk;
 
-pub use self::core::{minimal_core, near_solution, shrink, Core, Near, FIRST_ROUND_CALLS};
+pub use self::core::{minimal_core, near_solution, shrink, Core, Near, Questions, ROUND_CALLS};
 pub use learned::Learned;
 pub use oracle::{Oracle, Verdict, Witness, NEIGHBOURS_AFTER};
 pub use pool::Pool;
@@ -83,10 +83,10 @@ pub struct ExplainOptions {
     pub timeout: Option<Duration>,
     /// Look for a core and near-solutions; without, the level check only.
     pub search: bool,
-    /// SAT calls each question of the core's first round gets
-    /// ([`FIRST_ROUND_CALLS`] from the command line); `None`: one round,
-    /// no limit.
-    pub first_round_calls: Option<usize>,
+    /// SAT calls each question of the core's limited rounds gets, round by
+    /// round, before a round without a limit ([`ROUND_CALLS`] from the
+    /// command line); empty: one round, no limit.
+    pub round_calls: Vec<usize>,
     /// While the core is searched, run the neighbours of a rejected layout
     /// (the layouts one visited cell away) when the SAT call that proposed
     /// it took at least this many times as long as its run
@@ -186,13 +186,13 @@ fn explain_with(
         oracle.known_impossible(set);
     }
     let core = match learned {
-        None => minimal_core(&mut oracle, &all, opts.first_round_calls)?,
+        None => minimal_core(&mut oracle, &all, &opts.round_calls)?,
         Some(learned) => {
             oracle.import(learned);
             Some(core_of_the_impossible(
                 &mut oracle,
                 &all,
-                opts.first_round_calls,
+                &opts.round_calls,
             )?)
         }
     };
@@ -221,8 +221,8 @@ fn explain_with(
 fn core_of_the_impossible(
     oracle: &mut Oracle,
     all: &[Requirement],
-    first_round: Option<usize>,
+    rounds: &[usize],
 ) -> Result<Core, String> {
     oracle.known_impossible(all);
-    shrink(oracle, all.to_vec(), first_round)
+    shrink(oracle, all.to_vec(), rounds)
 }

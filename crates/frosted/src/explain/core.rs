@@ -65,9 +65,11 @@ pub fn minimal_core(
 
 /// SAT calls a question of the deletion gets in each limited round, in
 /// order (the default of [`super::ExplainOptions::round_calls`]; a round
-/// without a limit follows): enough for most, while a question whose relaxation is weak (it would reject
-/// thousands of layouts one at a time) waits for the second round, when
-/// the core may have shrunk around it. The core of 12-deepest-midnight/03
+/// without a limit follows): enough for most, while a question whose
+/// relaxation is weak (it would reject thousands of layouts one at a time)
+/// waits for a later round, when the core may have shrunk around it (until
+/// 2026-12-07 one round of 8; the figures here are of it). The core of
+/// 12-deepest-midnight/03
 /// took 9 344 SAT calls (12 s) in one round, 78 (3 s) with 16 and 322 (4 s)
 /// with 64 before the walks ([`super::walk`]), which answer most of its
 /// questions that are met; with them, 22 calls (2 s) with 8, 38 with 16 and
@@ -80,9 +82,9 @@ pub fn minimal_core(
 ///
 /// Since 2026-12-07 a round of 2 calls comes before the round of 8: on
 /// 12-deepest-midnight/03 the core took 10 to 14 calls against 22 to 24
-/// (three runs each), on 04-romantic-twilight/11 32 to 34 against 29 to
-/// 40, and on the 109 unsolvable variants of `levels/generated/unsolvable.sh`
-/// the same 84 minimal cores, 79 of them with at most 5 calls against 78
+/// (three runs each), on 04-romantic-twilight/11 32 to 38 (four runs)
+/// against 29 to 40, and on the 109 unsolvable variants of
+/// `levels/generated/unsolvable.sh` the same 84 minimal cores, 79 of them with at most 5 calls against 78
 /// (1 525 core calls in all against 1 699). It had been tried before
 /// (2026-11-29) and not kept, when a question that ran out was still
 /// asked again within its round ([`shrink`]).

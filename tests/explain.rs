@@ -19,13 +19,13 @@ use frosted::explain::walk::{walk, Budget};
 use frosted::explain::Witness;
 use frosted::explain::{
     explain, explain_after, level_check, requirements, Achieved, ExplainOptions, Explanation,
-    Requirement, Watch, NEIGHBOURS_AFTER, ROUND_CALLS, WALK_RUNS,
+    Requirement, Trace, Watch, NEIGHBOURS_AFTER, ROUND_CALLS, WALK_RUNS,
 };
 use frosted::grid::Kind;
 use frosted::judge::judge;
 use frosted::level::{Accepts, Level, Tile};
 use frosted::sim::simulate;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A tiny random level, with more variety in what targets accept and in
 /// `:targets` than `random_level` gives, so that the arguments have
@@ -159,21 +159,30 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
         neighbours_after,
         walk_runs,
         watch,
+        trace: None,
     };
     let watch = Arc::new(Watch::default());
-    let alone = explain(
-        level,
-        &opts(
+    let lines = Arc::new(Mutex::new(Vec::new()));
+    let kept = lines.clone();
+    let traced = ExplainOptions {
+        trace: Some(Trace {
+            sink: Arc::new(move |line: &str| {
+                kept.lock().expect("not poisoned").push(line.to_string())
+            }),
+            layouts: true,
+        }),
+        ..opts(
             SolverChoice::Varisat,
             1,
             vec![1, 2],
             Some(0),
             None,
             Some(watch.clone()),
-        ),
-    )
-    .expect("explain runs");
+        )
+    };
+    let alone = explain(level, &traced).expect("explain runs");
     shows_the_final_counts(&watch, &alone);
+    traces_every_question_call_and_rejection(&lines.lock().expect("not poisoned"), &alone);
     let mut out = vec![("alone", alone)];
     for (name, solver, threads, rounds) in [
         ("after a solve", SolverChoice::Varisat, 1, Vec::new()),
@@ -203,6 +212,38 @@ fn explanations(level: &Level) -> Vec<(&'static str, Explanation)> {
         out.push((name, e));
     }
     out
+}
+
+/// The trace has one line per question asked, per SAT call and per
+/// rejected layout (followed by the layout), and each question's answer.
+fn traces_every_question_call_and_rejection(lines: &[String], e: &Explanation) {
+    let count = |prefix: &str| lines.iter().filter(|l| l.starts_with(prefix)).count();
+    let asked = lines
+        .iter()
+        .filter(|l| l.starts_with("trace: explain question ") && l.contains(" asks "))
+        .count();
+    let answered = count("trace: explain question ") - asked;
+    assert_eq!(
+        (
+            asked,
+            answered,
+            count("trace: explain call "),
+            count("trace: explain rejected ")
+        ),
+        (
+            e.work.questions,
+            e.work.questions,
+            e.work.calls,
+            e.work.counterexamples
+        ),
+        "trace lines: {lines:#?}"
+    );
+    for l in lines
+        .iter()
+        .filter(|l| l.starts_with("trace: explain rejected "))
+    {
+        assert!(l.contains('\n'), "a rejected layout follows its line: {l}");
+    }
 }
 
 /// The watch (what progress lines read) holds the explanation's counts as

@@ -113,7 +113,10 @@ pub struct SolveFlags {
     #[arg(long, value_name = "N", help_heading = "Debugging")]
     pub debug_seed: Option<u64>,
     /// A line on stderr per SAT call (mode, bound, answer, time) and per
-    /// rejected candidate (the simulator's reason), for studying the loop.
+    /// rejected candidate (the simulator's reason), for studying the loop;
+    /// after an `unsolvable` verdict, the explanation's too (`trace:
+    /// explain ...`: each question with its requirements and answer, each
+    /// SAT call, rejected layout, walk and neighbours run).
     #[arg(long, help_heading = "Debugging")]
     pub debug_trace: bool,
     /// Print each rejected layout too, on stderr (implies --debug-trace).

@@ -10,7 +10,7 @@ use crate::level::Level;
 use cegar::record::Recording;
 use cegar::{Event, Nouns};
 use cosmic_express::Track;
-use freshly_frosted::explain::{Learned, Watch};
+use freshly_frosted::explain::{Learned, Trace, Watch};
 use freshly_frosted::puzzle::solve_learning;
 use serde_json::Value;
 use std::path::Path;
@@ -203,6 +203,10 @@ impl Front for Frosted {
             walk_runs: search.walk_runs,
             timeout,
             watch: Some(Arc::new(Watch::default())),
+            trace: settings.opts.trace.then(|| Trace {
+                sink: Arc::new(|line: &str| note!("{line}")),
+                layouts: settings.trace_layouts,
+            }),
         };
         let learned = self.1.as_ref().map(|slot| {
             std::mem::replace(

@@ -43,6 +43,25 @@ fn solve_explains_a_tiny_unsolvable_level() {
     }
 }
 
+#[test]
+fn solve_traces_the_explanation() {
+    let dir = scratch("solve_traces", &[("lockstep.txt", LOCKSTEP)]);
+    let out = run_in(&dir, &["solve", "--debug-trace", "lockstep.txt"]);
+    for wanted in [
+        "trace: explain question 1 asks 1 requirement (within 2 SAT calls): the target for plain donuts at (3, 1) receives",
+        "trace: explain call 1 proving: sat in ",
+        "trace: explain question 1: met by a layout of 3 belts",
+        "trace: explain question 2: met by a layout of 2 belts",
+    ] {
+        assert!(out.contains(wanted), "{wanted:?} missing from:\n{out}");
+    }
+    let quiet = run_in(&dir, &["solve", "lockstep.txt"]);
+    assert!(
+        !quiet.contains("trace: explain"),
+        "traced without --debug-trace:\n{quiet}"
+    );
+}
+
 /// The explanation in `solve --json`, without the layouts (which would
 /// copy the real level into the snapshot): the core's sentences, and per
 /// near-solution the requirement dropped, its belts, and what it meets and

@@ -24,6 +24,7 @@ pub use plain::{level_check, Argument};
 use crate::encode::EncodeOptions;
 use crate::level::Level;
 use cegar::sat::SolverChoice;
+use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -70,6 +71,31 @@ impl Watch {
     }
 }
 
+/// Where an explanation's trace lines go (`solve --debug-trace`): one per
+/// question asked of the oracle, per SAT call, per rejected layout and per
+/// walk, as the solve's loop traces its own; with `layouts`
+/// (`--debug-trace-layouts`) each rejected layout is printed too.
+#[derive(Clone)]
+pub struct Trace {
+    pub sink: Arc<dyn Fn(&str) + Send + Sync>,
+    pub layouts: bool,
+}
+
+impl Trace {
+    /// Sends one line.
+    pub fn line(&self, text: &str) {
+        (self.sink)(text);
+    }
+}
+
+impl fmt::Debug for Trace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Trace")
+            .field("layouts", &self.layouts)
+            .finish()
+    }
+}
+
 /// How to look for an explanation.
 #[derive(Clone, Debug)]
 pub struct ExplainOptions {
@@ -99,6 +125,8 @@ pub struct ExplainOptions {
     pub walk_runs: Option<usize>,
     /// Where the explanation shows how far it has got (for progress lines).
     pub watch: Option<Arc<Watch>>,
+    /// Where its trace lines go; `None`: no trace.
+    pub trace: Option<Trace>,
 }
 
 /// The work of part of an explanation: questions asked of the oracle, its
@@ -180,6 +208,7 @@ fn explain_with(
         deadline,
     )?;
     oracle.watched_by(opts.watch.clone());
+    oracle.traced_by(opts.trace.clone());
     oracle.runs_neighbours(opts.neighbours_after);
     oracle.walks(opts.walk_runs);
     for set in arguments.iter().filter_map(|a| a.impossible.as_ref()) {

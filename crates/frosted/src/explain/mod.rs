@@ -10,12 +10,14 @@ pub mod learned;
 pub mod oracle;
 pub mod pool;
 pub mod tidy;
+pub mod trace;
 pub mod walk;
 
 pub use self::core::{minimal_core, near_solution, shrink, Core, Near, Questions, ROUND_CALLS};
 pub use learned::Learned;
 pub use oracle::{Oracle, Verdict, Witness, NEIGHBOURS_AFTER};
 pub use pool::Pool;
+pub use trace::Trace;
 pub use walk::WALK_RUNS;
 pub mod plain;
 
@@ -24,7 +26,6 @@ pub use plain::{level_check, Argument};
 use crate::encode::EncodeOptions;
 use crate::level::Level;
 use cegar::sat::SolverChoice;
-use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -68,31 +69,6 @@ impl Watch {
             calls: self.calls.load(Ordering::Relaxed),
             counterexamples: self.counterexamples.load(Ordering::Relaxed),
         }
-    }
-}
-
-/// Where an explanation's trace lines go (`solve --debug-trace`): one per
-/// question asked of the oracle, per SAT call, per rejected layout and per
-/// walk, as the solve's loop traces its own; with `layouts`
-/// (`--debug-trace-layouts`) each rejected layout is printed too.
-#[derive(Clone)]
-pub struct Trace {
-    pub sink: Arc<dyn Fn(&str) + Send + Sync>,
-    pub layouts: bool,
-}
-
-impl Trace {
-    /// Sends one line.
-    pub fn line(&self, text: &str) {
-        (self.sink)(text);
-    }
-}
-
-impl fmt::Debug for Trace {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Trace")
-            .field("layouts", &self.layouts)
-            .finish()
     }
 }
 

@@ -36,13 +36,13 @@
 
 use super::learned::{Cut, Learned};
 use super::pool::Pool;
+use super::trace::{self, Trace};
 use super::walk::{walk, Budget};
-use super::{Reading, Trace, Watch, Work};
+use super::{Reading, Watch, Work};
 use crate::encode::{EncodeOptions, Encoding, FreeId, LoopGates, CHOICES};
 use crate::grid::CellId;
-use crate::judge::{describe_end, explain as failure_words, reason_for};
 use crate::level::Level;
-use crate::requirement::{count_of, requirements, Achieved, Requirement};
+use crate::requirement::{requirements, Achieved, Requirement};
 use crate::sim::{simulate, Outcome};
 use cegar::keyed::StorageKey as _;
 use cegar::sat::race::Race;
@@ -307,74 +307,13 @@ impl Oracle {
             return Ok(v);
         }
         self.questions += 1;
-        self.trace(|| self.question_line(reqs, calls));
+        self.trace(|| trace::question_line(&self.level, self.questions, reqs, calls));
         let v = self.solve(reqs, calls.map(|n| self.calls + n))?;
-        self.trace(|| self.verdict_line(&v));
+        self.trace(|| trace::verdict_line(self.questions, &v));
         if let Verdict::Impossible(c) = &v {
             self.impossible.push(c.clone());
         }
         Ok(v)
-    }
-
-    /// The trace line of a question: its requirements and its limit.
-    fn question_line(&self, reqs: &[Requirement], calls: Option<usize>) -> String {
-        let limit = match calls {
-            Some(n) => format!("within {n} SAT calls"),
-            None => "no limit on its SAT calls".into(),
-        };
-        let words: Vec<String> = reqs.iter().map(|r| r.words(&self.level)).collect();
-        format!(
-            "trace: explain question {} asks {} ({limit}): {}",
-            self.questions,
-            count_of(reqs.len(), "requirement", "requirements"),
-            words.join("; ")
-        )
-    }
-
-    /// The trace line of a question's answer.
-    fn verdict_line(&self, v: &Verdict) -> String {
-        let said = match v {
-            Verdict::Met(w) => format!("met by a layout of {} belts", w.achieved.belts()),
-            Verdict::Impossible(c) => {
-                let needed = count_of(c.len(), "requirement", "requirements");
-                format!("impossible (the proof needs {needed})")
-            }
-            Verdict::Unknown => "unknown (out of its SAT calls or of time)".into(),
-        };
-        format!("trace: explain question {}: {said}", self.questions)
-    }
-
-    /// The trace lines of a layout rejected for `reqs`: how its run ended,
-    /// why it fails or which of `reqs` it misses, and the layout itself
-    /// when asked for.
-    fn rejected_lines(&self, layout: &Level, outcome: &Outcome, reqs: &[Requirement]) -> String {
-        let cells = self
-            .level
-            .free_cells()
-            .filter(|c| outcome.visited[c.index()])
-            .count();
-        let achieved = Achieved::of(&self.level, layout, outcome);
-        let why = match reason_for(layout, outcome) {
-            Some(r) if !achieved.ran => failure_words(layout, &r, outcome),
-            _ => {
-                let missed: Vec<String> = reqs
-                    .iter()
-                    .filter(|&&r| !achieved.meets(r))
-                    .map(|r| r.words(&self.level))
-                    .collect();
-                format!(
-                    "{}; misses: {}",
-                    describe_end(&self.level, &outcome.end),
-                    missed.join("; ")
-                )
-            }
-        };
-        let mut text = format!("trace: explain rejected ({cells} cells): {why}");
-        if self.trace.as_ref().is_some_and(|t| t.layouts) {
-            text.push('\n');
-            text.push_str(&layout.to_string());
-        }
-        text
     }
 
     /// The answer to `reqs` from what is known already: a layout of the
@@ -419,19 +358,7 @@ impl Oracle {
             let n = self.vars.n_used();
             let asked = Instant::now();
             let answer = self.backend.solve(&assumptions, n, deadline)?;
-            self.trace(|| {
-                let said = match &answer {
-                    Answer::Sat(_) => "sat",
-                    Answer::Unsat => "unsat",
-                    Answer::Unknown => "unknown",
-                };
-                let how = if proving { "proving" } else { "searching" };
-                format!(
-                    "trace: explain call {} {how}: {said} in {:.3}s",
-                    self.calls,
-                    asked.elapsed().as_secs_f64()
-                )
-            });
+            self.trace(|| trace::call_line(self.calls, proving, &answer, asked.elapsed()));
             match answer {
                 Answer::Unknown => return Ok(Verdict::Unknown),
                 Answer::Unsat => {
@@ -470,13 +397,7 @@ impl Oracle {
             pool.remember(w)
         });
         self.walked += walked.runs;
-        self.trace(|| {
-            let found = match &walked.found {
-                Some(_) => "found a layout",
-                None => "found none",
-            };
-            format!("trace: explain walk: {} runs, {found}", walked.runs)
-        });
+        self.trace(|| trace::walk_line(walked.runs, walked.found.is_some()));
         walked.found
     }
 
@@ -529,7 +450,10 @@ impl Oracle {
             return Some(w);
         }
         self.counterexamples += 1;
-        self.trace(|| self.rejected_lines(&layout, &outcome, reqs));
+        self.trace(|| {
+            let shown = self.trace.as_ref().is_some_and(|t| t.layouts);
+            trace::rejected_lines(&self.level, &layout, &outcome, reqs, shown)
+        });
         self.show(reqs);
         match self.neighbours_after {
             Some(ratio) if call >= run_time * ratio => {}
@@ -537,17 +461,7 @@ impl Oracle {
         }
         let before = self.neighbours;
         let found = self.run_neighbours(&layout, &outcome, reqs, call / 2);
-        self.trace(|| {
-            format!(
-                "trace: explain neighbours: {} run{}",
-                self.neighbours - before,
-                if found.is_some() {
-                    ", one meets the question"
-                } else {
-                    ""
-                }
-            )
-        });
+        self.trace(|| trace::neighbours_line(self.neighbours - before, found.is_some()));
         found
     }
 

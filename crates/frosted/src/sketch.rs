@@ -11,7 +11,9 @@
 //! exactly those. On a level with crossovers, half the tries let a way
 //! pass a crossover only across a way laid before it (a crossover passed
 //! on one axis refuses the next donut on that axis until one passes on
-//! the other, so a lone stream through it jams). The ways are drawn with
+//! the other, so a lone stream through it jams). On a level with several
+//! sources where the tries find no layout, as many again keep each
+//! stream off the belts laid before it where they can. The ways are drawn with
 //! random ties, and every sketch is judged by the simulator: only a
 //! layout it accepts is ever returned, so a sketch can save the first SAT
 //! calls but never make a claim (`docs/performance.md`, "Sketches").
@@ -97,6 +99,14 @@ pub struct Sketcher<'a> {
     /// Whether this try lets a way pass a crossover only across a way laid
     /// before it ([`Sketcher::crosses_fairly`]).
     strict: bool,
+    /// Whether these tries keep each stream off the belts laid before it,
+    /// where it can ([`Sketcher::lead`]).
+    apart: bool,
+    /// Whether the search running now may not enter a cell whose belt was
+    /// laid before (no merge).
+    keep_off: bool,
+    /// Whether the level has several sources.
+    several_sources: bool,
     /// Whether the level has a crossover.
     has_crossover: bool,
     rng: XorShift,
@@ -120,6 +130,9 @@ impl<'a> Sketcher<'a> {
             fed: Vec::new(),
             crossed: HashMap::new(),
             strict: false,
+            apart: false,
+            keep_off: false,
+            several_sources: enc.sources.len() > 1,
             has_crossover: enc
                 .level
                 .shape
@@ -131,8 +144,22 @@ impl<'a> Sketcher<'a> {
     }
 
     /// Layouts drawn until `tries` are spent, or [`MORE`] more after the
-    /// first the simulator accepts: the cheapest accepted one, if any.
+    /// first the simulator accepts: the cheapest accepted one, if any. On a
+    /// level with several sources where those tries find none, as many
+    /// again with the streams kept apart ([`Sketcher::lead`]).
     pub fn sketch(&mut self, tries: usize) -> Option<Level> {
+        self.apart = false;
+        let merged = self.tries(tries);
+        if merged.is_some() || !self.several_sources {
+            return merged;
+        }
+        self.apart = true;
+        self.tries(tries)
+    }
+
+    /// The cheapest layout of `tries` tries (or [`MORE`] more after the
+    /// first the simulator accepts), if any.
+    fn tries(&mut self, tries: usize) -> Option<Level> {
         let mut best: Option<(usize, Level)> = None;
         let mut left = tries;
         while left > 0 {
@@ -332,17 +359,35 @@ impl<'a> Sketcher<'a> {
     /// Leads one stream to a target that accepts all its kinds (one no
     /// stream feeds yet, when it can), with the `kinds` asked for when
     /// there is such a way, laying the belts of the way; returns the streams
-    /// its forks leave behind, or `None` when there is no way.
+    /// its forks leave behind, or `None` when there is no way. In tries
+    /// that keep the streams apart, a way that enters no belt laid before
+    /// comes first (a stream that meets laid belts must follow them, and so
+    /// ends where they end).
     fn lead(
         &mut self,
         start: &Bundle,
         aim: Option<CellId>,
         kinds: Option<u8>,
     ) -> Option<Vec<Bundle>> {
-        let found = self
-            .way_to_target(start, aim, kinds)
-            .or_else(|| kinds.and_then(|_| self.way_to_target(start, aim, None)))?;
+        let mut found = None;
+        if self.apart {
+            self.keep_off = true;
+            found = self.way_with_kinds(start, aim, kinds);
+            self.keep_off = false;
+        }
+        let found = found.or_else(|| self.way_with_kinds(start, aim, kinds))?;
         Some(self.lay(found))
+    }
+
+    /// The way to a target with `kinds` if there is one, else with any.
+    fn way_with_kinds(
+        &mut self,
+        start: &Bundle,
+        aim: Option<CellId>,
+        kinds: Option<u8>,
+    ) -> Option<Vec<Step>> {
+        self.way_to_target(start, aim, kinds)
+            .or_else(|| kinds.and_then(|_| self.way_to_target(start, aim, None)))
     }
 
     /// Lays the belts of a way's steps; returns the streams its forks
@@ -520,6 +565,9 @@ impl<'a> Sketcher<'a> {
                 .map(|g| vec![(None, g)])
                 .unwrap_or_default();
         };
+        if self.keep_off && self.laid.contains_key(&i) {
+            return Vec::new();
+        }
         if let Some(d) = self.laid.get(&i).copied().or_else(|| on_way(steps, k, i)) {
             return self
                 .landing(bundle, Some((i, d)))
@@ -698,6 +746,34 @@ mod tests {
     }
 
     /// No way into the target: no sketch (and nothing claimed).
+    /// Three sources, two of them feeding one frosting target and the
+    /// third the sprinkles one (the generated level game-012): with these
+    /// tries' random ties every try whose streams may merge is rejected,
+    /// and a try that keeps them apart is accepted.
+    #[test]
+    fn streams_kept_apart_when_merged_ones_fail() {
+        let text = "\
+.   .   .   .   .   .   .   +<  .   .   .   .   .
+.   .   .   .   .   .   .   .   .   .   1v  #   +v
+.   +^  .   .   .   .   .   b>1 .   .   .   .   .
+.   .   .   .   8v  .   #   .   .   .   .   .   .
+.   .   .   .   .   .   1<  #   .   -v1 -<3 .   .
+-v1 .   .   .   1<  .   .   .   .   .   .   2^  .
+";
+        let level = parse(text).expect("the test level parses");
+        let mut vars = BasicVarManager::default();
+        let mut cnf = Cnf::new();
+        let enc = Encoding::new(&level, &Default::default(), &mut cnf, &mut vars);
+        let mut sketcher = Sketcher::new(&enc, SEED);
+        let layout = sketcher.sketch(TRIES).expect("a sketch");
+        assert!(judge(&layout).solved(), "{layout}");
+        assert!(
+            sketcher.tally.tries > TRIES,
+            "found before the tries kept apart: {:?}",
+            sketcher.tally
+        );
+    }
+
     #[test]
     fn a_walled_target_gets_no_sketch() {
         let text = "\

@@ -12,9 +12,9 @@
 //! pass a crossover only across a way laid before it (a crossover passed
 //! on one axis refuses the next donut on that axis until one passes on
 //! the other, so a lone stream through it jams). On a level with several
-//! sources where the tries find no layout, as many again keep each
-//! stream off the belts laid before it where they can. The ways are drawn with
-//! random ties, and every sketch is judged by the simulator: only a
+//! sources where the tries find no layout, as many tries again keep each
+//! stream off the belts laid before it where they can. The ways are drawn
+//! with random ties, and every sketch is judged by the simulator: only a
 //! layout it accepts is ever returned, so a sketch can save the first SAT
 //! calls but never make a claim (`docs/performance.md`, "Sketches").
 
@@ -745,11 +745,10 @@ mod tests {
         assert!(judge(&layout).solved(), "{layout}");
     }
 
-    /// No way into the target: no sketch (and nothing claimed).
-    /// Three sources, two of them feeding one frosting target and the
-    /// third the sprinkles one (the generated level game-012): with these
-    /// tries' random ties every try whose streams may merge is rejected,
-    /// and a try that keeps them apart is accepted.
+    /// Three sources and three targets (the generated level game-012):
+    /// with these tries' random ties every try whose streams may merge is
+    /// rejected, and the first try that keeps them apart is accepted, each
+    /// source feeding a target of its own.
     #[test]
     fn streams_kept_apart_when_merged_ones_fail() {
         let text = "\
@@ -774,6 +773,7 @@ mod tests {
         );
     }
 
+    /// No way into the target: no sketch (and nothing claimed).
     #[test]
     fn a_walled_target_gets_no_sketch() {
         let text = "\

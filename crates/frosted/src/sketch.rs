@@ -105,8 +105,6 @@ pub struct Sketcher<'a> {
     /// Whether the search running now may not enter a cell whose belt was
     /// laid before (no merge).
     keep_off: bool,
-    /// Whether the level has several sources.
-    several_sources: bool,
     /// Whether the level has a crossover.
     has_crossover: bool,
     rng: XorShift,
@@ -132,7 +130,6 @@ impl<'a> Sketcher<'a> {
             strict: false,
             apart: false,
             keep_off: false,
-            several_sources: enc.sources.len() > 1,
             has_crossover: enc
                 .level
                 .shape
@@ -150,7 +147,7 @@ impl<'a> Sketcher<'a> {
     pub fn sketch(&mut self, tries: usize) -> Option<Level> {
         self.apart = false;
         let merged = self.tries(tries);
-        if merged.is_some() || !self.several_sources {
+        if merged.is_some() || self.enc.sources.len() < 2 {
             return merged;
         }
         self.apart = true;

@@ -3,6 +3,7 @@
 //! call, per rejected layout (with the layout, when asked for), and per
 //! answer, in the words the explanation prints.
 
+use super::oracle::Verdict;
 use crate::judge::{describe_end, explain as failure_words, reason_for};
 use crate::level::Level;
 use crate::requirement::{count_of, Achieved, Requirement};
@@ -11,8 +12,6 @@ use cegar::sat::Answer;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-
-use super::oracle::Verdict;
 
 /// Where an explanation's trace lines go (`solve --debug-trace`): one per
 /// question asked of the oracle, per SAT call, per rejected layout and per
